@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Strict settings shared by every Swift target.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Waymark",
+    products: [
+        .executable(name: "waymark", targets: ["waymark"]),
+        .executable(name: "waymark-bench", targets: ["waymark-bench"]),
+    ],
+    targets: [
+        // System libraries from Debian: a module map and a shim header each.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Thin Swift faces over the C libraries.
+        .target(name: "Logging", swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "Bluetooth", dependencies: ["CBluetooth"], swiftSettings: strict),
+
+        // Composition root and the executables.
+        .target(
+            name: "Gateway",
+            dependencies: ["DBus", "Storage", "Bluetooth", "Logging"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
+        .executableTarget(
+            name: "waymark-bench",
+            dependencies: ["DBus", "Storage", "Gateway", "PeerHarness"],
+            swiftSettings: strict
+        ),
+
+        // Starts and stops the real peers (dbus-daemon, python-dbusmock) by PID.
+        // A plain target so that the bench can drive the same peers as the tests.
+        .target(
+            name: "PeerHarness",
+            dependencies: ["DBus"],
+            path: "Tests/Support",
+            resources: [.copy("Templates")],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "Storage", "DBus", "PeerHarness"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

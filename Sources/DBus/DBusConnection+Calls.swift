@@ -1,0 +1,85 @@
+internal import CDBus
+internal import Dispatch
+
+extension DBusConnection {
+    /// Sends a method call and waits for its reply
+    /// (`dbus_connection_send_with_reply`). An error reply throws
+    /// `DBusError.remote`; no reply within `timeout` throws `NoReply`.
+    public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                guard isOpen else { return continuation.resume(returning: .failure(.disconnected)) }
+                var pending: OpaquePointer?
+                guard dbus_connection_send_with_reply(raw, message.raw, &pending, max(milliseconds, 1)) != 0 else {
+                    return continuation.resume(returning: .failure(.outOfMemory))
+                }
+                guard let pending else { return continuation.resume(returning: .failure(.disconnected)) }
+                let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
+                // Replies are read only on this queue, so the call cannot complete
+                // between sending and installing the notifier.
+                guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
+                    Unmanaged<ReplyBox>.fromOpaque(box).release()
+                    dbus_pending_call_cancel(pending)
+                    dbus_pending_call_unref(pending)
+                    return continuation.resume(returning: .failure(.outOfMemory))
+                }
+            }
+        }
+        let reply = try result.get()
+        if let error = reply.error { throw error }
+        return reply
+    }
+
+    /// Calls a method and returns the reply's arguments.
+    public func call(
+        destination: String?, path: String, interface: String?, method: String,
+        arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) async throws(DBusError) -> [DBusValue] {
+        let message = try DBusMessage.methodCall(
+            destination: destination, path: path, interface: interface, method: method, arguments: arguments)
+        return try await call(message, timeout: timeout).arguments()
+    }
+
+    /// Sends without waiting for a reply: signals, and calls flagged no-reply.
+    public func send(_ message: DBusMessage) throws(DBusError) {
+        let sent: Bool = queue.sync {
+            guard isOpen else { return false }
+            return dbus_connection_send(raw, message.raw, nil) != 0
+        }
+        guard sent else { throw .disconnected }
+    }
+
+    /// Emits a signal from `path`.
+    public func emit(path: String, interface: String, name: String, arguments: [DBusValue] = []) throws(DBusError) {
+        try send(DBusMessage.signal(path: path, interface: interface, name: name, arguments: arguments))
+    }
+
+    // MARK: Pending calls
+
+    final class ReplyBox {
+        var continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>?
+        init(_ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) {
+            self.continuation = continuation
+        }
+    }
+
+    static let replyArrived: DBusPendingCallNotifyFunction = { pending, data in
+        guard let pending, let data else { return }
+        let box = Unmanaged<ReplyBox>.fromOpaque(data).takeUnretainedValue()
+        let reply = dbus_pending_call_steal_reply(pending)
+        dbus_pending_call_unref(pending)
+        guard let continuation = box.continuation else { return }
+        box.continuation = nil
+        continuation.resume(returning: reply.map { .success(DBusMessage(taking: $0)) } ?? .failure(.disconnected))
+    }
+
+    /// Runs when libdbus drops the pending call; resumes a caller that never
+    /// got a reply, so no continuation is ever leaked.
+    static let releaseReplyBox: DBusFreeFunction = { data in
+        guard let data else { return }
+        let box = Unmanaged<ReplyBox>.fromOpaque(data).takeRetainedValue()
+        box.continuation?.resume(returning: .failure(.disconnected))
+        box.continuation = nil
+    }
+}

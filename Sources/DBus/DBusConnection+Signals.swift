@@ -1,0 +1,109 @@
+internal import CDBus
+internal import Dispatch
+
+extension DBusConnection {
+    /// Signals matching `rule`, from the moment this returns.
+    ///
+    /// The local subscription is in place before the bus is asked to route the
+    /// signals (`AddMatch`), so nothing the bus sends after the reply is lost.
+    /// The stream finishes when the connection closes; dropping the stream
+    /// removes the match.
+    public func signals(
+        matching rule: MatchRule,
+        buffering: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
+    ) async throws(DBusError) -> AsyncStream<DBusMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DBusMessage.self, bufferingPolicy: buffering)
+        let id: UInt64? = queue.sync {
+            guard isOpen else { return nil }
+            nextSubscriptionID += 1
+            subscriptions[nextSubscriptionID] = Subscription(rule: rule, continuation: continuation)
+            return nextSubscriptionID
+        }
+        guard let id else { throw .disconnected }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.queue.async {
+                guard self.subscriptions.removeValue(forKey: id) != nil, self.isOpen else { return }
+                if let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) {
+                    dbus_message_set_no_reply(message.raw, 1)
+                    dbus_connection_send(self.raw, message.raw, nil)
+                }
+            }
+        }
+        do {
+            _ = try await call(DBusMessage.busCall("AddMatch", [.string(rule.text)]))
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        return stream
+    }
+
+    /// The current owner of a bus name (`GetNameOwner`), or nil when nobody owns it.
+    public func owner(of name: String) async throws(DBusError) -> String? {
+        do {
+            return try await call(DBusMessage.busCall("GetNameOwner", [.string(name)])).firstString
+        } catch .remote(.nameHasNoOwner, _) {
+            return nil
+        }
+    }
+
+    /// The owner of `name` now and after every change: the first element is the
+    /// current owner (nil when nobody owns it), then one element per
+    /// `NameOwnerChanged`. Subscribes before asking, so no change is missed.
+    public func ownerChanges(of name: String) async throws(DBusError) -> AsyncStream<String?> {
+        let changes = try await signals(matching: MatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+            member: "NameOwnerChanged", path: "/org/freedesktop/DBus", arg0: name))
+        let current = try await owner(of: name)
+        return AsyncStream { continuation in
+            continuation.yield(current)
+            let task = Task {
+                for await signal in changes {
+                    guard let args = try? signal.arguments(), args.count == 3, let owner = args[2].string else { continue }
+                    continuation.yield(owner.isEmpty ? nil : owner)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Asks the bus for a well-known name (`RequestName`), without queueing.
+    public func requestName(_ name: String) async throws(DBusError) {
+        // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        let reply = try await call(DBusMessage.busCall("RequestName", [.string(name), .uint32(4)])).arguments()
+        // 1: primary owner, 4: already the owner.
+        guard let code = reply.first?.int64, code == 1 || code == 4 else {
+            throw .remote(.failed, message: "the name \(name) is owned by another connection")
+        }
+    }
+
+    static let filterTrampoline: DBusHandleMessageFunction = { _, message, context in
+        guard let message else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        let connection = DBusConnection.connection(context)
+        connection.route(DBusMessage(retaining: message))
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+
+    private func route(_ message: DBusMessage) {
+        guard message.kind == .signal else { return }
+        if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+            // Not from inside libdbus's dispatch: closing re-enters it.
+            queue.async { self.shutDown() }
+            return
+        }
+        for subscription in subscriptions.values where subscription.rule.matches(message) {
+            subscription.continuation.yield(message)
+        }
+    }
+}
+
+extension DBusMessage {
+    /// A call to the bus driver itself.
+    static func busCall(_ method: String, _ arguments: [DBusValue]) throws(DBusError) -> DBusMessage {
+        try methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: method, arguments: arguments)
+    }
+}

@@ -1,0 +1,161 @@
+internal import CDBus
+internal import Dispatch
+internal import Glibc
+
+/// A private connection to a message bus, driven by libdbus's watch and
+/// timeout callbacks on Dispatch sources: no polling thread, and an idle
+/// connection makes no wake-ups.
+///
+/// Every libdbus call on the connection, and every mutable field here, is
+/// confined to `queue`. That confinement is what makes `@unchecked Sendable`
+/// safe.
+public final class DBusConnection: @unchecked Sendable {
+    let raw: OpaquePointer
+    let queue: DispatchQueue
+    /// The unique name the bus gave this connection (`:1.42`).
+    public let uniqueName: String
+
+    // Confined to `queue`.
+    var subscriptions: [UInt64: Subscription] = [:]
+    var objects: [String: DBusObject] = [:]
+    var nextSubscriptionID: UInt64 = 0
+    var isOpen = true
+    /// Balances the `passRetained` handed to libdbus as callback context.
+    private var callbackContext: Unmanaged<DBusConnection>?
+
+    struct Subscription {
+        let rule: MatchRule
+        let continuation: AsyncStream<DBusMessage>.Continuation
+    }
+
+    private init(raw: OpaquePointer, label: String) {
+        self.raw = raw
+        self.queue = DispatchQueue(label: "waymark.dbus.\(label)")
+        self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+    }
+
+    /// Connects to the system bus (`dbus_bus_get_private`). libdbus reads
+    /// `DBUS_SYSTEM_BUS_ADDRESS` first, so tests can point this at a private bus.
+    public static func system() async throws(DBusError) -> DBusConnection {
+        let address = systemBusAddress
+        return try await open(address: address) { error in
+            dbus_bus_get_private(DBUS_BUS_SYSTEM, &error.raw)
+        }
+    }
+
+    /// Connects to the bus at `address` and registers with it
+    /// (`dbus_connection_open_private`, `dbus_bus_register`).
+    public static func connect(address: String) async throws(DBusError) -> DBusConnection {
+        try await open(address: address) { error in
+            guard let raw = dbus_connection_open_private(address, &error.raw) else { return nil }
+            guard dbus_bus_register(raw, &error.raw) != 0 else {
+                dbus_connection_close(raw)
+                dbus_connection_unref(raw)
+                return nil
+            }
+            return raw
+        }
+    }
+
+    /// The address the system bus is reached at, as libdbus resolves it.
+    public static var systemBusAddress: String {
+        getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
+            ?? "unix:path=/var/run/dbus/system_bus_socket"
+    }
+
+    private static let threadsInitialised: Bool = dbus_threads_init_default() != 0
+
+    /// Opening blocks on a socket connect and the `Hello` round trip, so it runs
+    /// on a Dispatch thread rather than on the cooperative pool.
+    private static func open(
+        address: String, _ body: @escaping @Sendable (inout LibDBusError) -> OpaquePointer?
+    ) async throws(DBusError) -> DBusConnection {
+        _ = threadsInitialised
+        let result: Result<DBusConnection, DBusError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var error = LibDBusError()
+                guard let raw = body(&error) else {
+                    continuation.resume(returning: .failure(
+                        .connectionFailed(address: address, name: error.name, message: error.message)))
+                    return
+                }
+                dbus_connection_set_exit_on_disconnect(raw, 0)
+                let connection = DBusConnection(raw: raw, label: address)
+                connection.queue.sync { connection.install() }
+                continuation.resume(returning: .success(connection))
+            }
+        }
+        return try result.get()
+    }
+
+    deinit {
+        dbus_connection_unref(raw)
+    }
+
+    /// Closes the connection. Pending calls fail with `NoReply`, signal streams
+    /// finish. Safe to call more than once.
+    public func close() {
+        queue.sync { shutDown() }
+    }
+
+    /// Whether the connection is still open.
+    public var isConnected: Bool {
+        queue.sync { isOpen && dbus_connection_get_is_connected(raw) != 0 }
+    }
+
+    func shutDown() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard isOpen else { return }
+        isOpen = false
+        dbus_connection_close(raw)
+        drain()
+        for path in objects.keys { dbus_connection_unregister_object_path(raw, path) }
+        objects.removeAll()
+        dbus_connection_remove_filter(raw, DBusConnection.filterTrampoline, callbackContext?.toOpaque())
+        dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+        dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
+        dbus_connection_set_wakeup_main_function(raw, nil, nil, nil)
+        let streams = subscriptions.values.map(\.continuation)
+        subscriptions.removeAll()
+        for stream in streams { stream.finish() }
+        callbackContext?.release()
+        callbackContext = nil
+    }
+
+    // MARK: Integration with Dispatch
+
+    private func install() {
+        let context = Unmanaged.passRetained(self)
+        callbackContext = context
+        let pointer = context.toOpaque()
+        dbus_connection_set_watch_functions(
+            raw, DBusConnection.addWatch, DBusConnection.removeWatch, DBusConnection.toggleWatch, pointer, nil)
+        dbus_connection_set_timeout_functions(
+            raw, DBusConnection.addTimeout, DBusConnection.removeTimeout, DBusConnection.toggleTimeout, pointer, nil)
+        dbus_connection_set_dispatch_status_function(raw, DBusConnection.dispatchStatusChanged, pointer, nil)
+        dbus_connection_set_wakeup_main_function(raw, DBusConnection.wakeUp, pointer, nil)
+        dbus_connection_add_filter(raw, DBusConnection.filterTrampoline, pointer, nil)
+        drain()
+    }
+
+    /// Delivers every message libdbus has read (`dbus_connection_dispatch`).
+    func drain() {
+        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
+
+    static func connection(_ context: UnsafeMutableRawPointer?) -> DBusConnection {
+        Unmanaged<DBusConnection>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private static let dispatchStatusChanged: DBusDispatchStatusFunction = { _, status, context in
+        guard status == DBUS_DISPATCH_DATA_REMAINS else { return }
+        let connection = DBusConnection.connection(context)
+        connection.queue.async { if connection.isOpen { connection.drain() } }
+    }
+
+    private static let wakeUp: DBusWakeupMainFunction = { context in
+        let connection = DBusConnection.connection(context)
+        connection.queue.async { if connection.isOpen { connection.drain() } }
+    }
+}

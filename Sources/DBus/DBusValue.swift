@@ -1,0 +1,39 @@
+/// A D-Bus value with its wire type.
+///
+/// Byte arrays (`ay`) have their own case so that advertisement payloads stay
+/// contiguous bytes. Arrays and dictionaries carry their element signature, so
+/// an empty one still marshals with the right type.
+public indirect enum DBusValue: Sendable, Hashable {
+    case byte(UInt8)
+    case bool(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(String)
+    case signature(String)
+    /// `ay`
+    case bytes([UInt8])
+    /// `a<element>`, for any element other than a byte or a dict entry.
+    case array(element: String, [DBusValue])
+    /// `a{<key><value>}`, in wire order.
+    case dictionary(key: String, value: String, [DBusDictEntry])
+    /// `(…)`
+    case structure([DBusValue])
+    /// `v`
+    case variant(DBusValue)
+}
+
+public struct DBusDictEntry: Sendable, Hashable {
+    public var key: DBusValue
+    public var value: DBusValue
+
+    public init(_ key: DBusValue, _ value: DBusValue) {
+        self.key = key
+        self.value = value
+    }
+}

@@ -1,0 +1,154 @@
+internal import CSQLite
+internal import Glibc
+import Synchronization
+
+/// The on-device SQLite store: WAL mode, a deliberate `synchronous` level,
+/// forward-only migrations, and an integrity check at open.
+///
+/// The directory is kept at 0700 and the database at 0600, since the store
+/// holds the session's tokens. A file that fails the integrity check is moved
+/// aside with a timestamp (see `movedAside`), never overwritten.
+public final class Database: Sendable {
+    public let path: String
+    /// Where a damaged file found at open was moved, if one was.
+    public let movedAside: String?
+    /// The schema version after migrating.
+    public let schemaVersion: Int
+    private let connection: Mutex<Connection>
+
+    public init(
+        path: String, migrations: [Migration], synchronous: Synchronous = .full,
+        busyTimeout: Duration = .seconds(5)
+    ) throws(StorageError) {
+        try Self.validate(migrations)
+        let directory = Self.directory(of: path)
+        try FileMode.ensureDirectory(directory, mode: 0o700)
+        try FileMode.ensureFile(path, mode: 0o600)
+
+        var aside: String?
+        var opened: Connection
+        do throws(StorageError) {
+            opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)
+            try Self.checkIntegrity(opened)
+        } catch let error where Self.isDamage(error) {
+            aside = try Self.moveAside(path)
+            try FileMode.ensureFile(path, mode: 0o600)
+            opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)
+        }
+        let version = try Self.migrate(opened, migrations)
+        self.path = path
+        self.movedAside = aside
+        self.schemaVersion = version
+        self.connection = Mutex(opened)
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`). When
+    /// this returns, the changes are durable at the configured synchronous level.
+    public func write<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
+        try connection.withLock { (connection: inout Connection) throws(StorageError) -> T in
+            try connection.run("BEGIN IMMEDIATE")
+            do throws(StorageError) {
+                let result = try body(connection)
+                try connection.run("COMMIT")
+                return result
+            } catch {
+                try? connection.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the connection, outside any explicit transaction.
+    public func read<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
+        try connection.withLock { (connection: inout Connection) throws(StorageError) -> T in
+            try body(connection)
+        }
+    }
+
+    /// Copies the WAL into the database file (`PRAGMA wal_checkpoint(TRUNCATE)`),
+    /// e.g. before system sleep.
+    public func checkpoint() throws(StorageError) {
+        try read { connection throws(StorageError) in
+            _ = try connection.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    // MARK: Opening
+
+    private static func open(_ path: String, synchronous: Synchronous, busyTimeout: Duration) throws(StorageError) -> Connection {
+        var raw: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard let raw else { throw .sqlite(code: rc, message: "cannot allocate a connection", sql: nil) }
+        let connection = Connection(raw: raw)
+        try connection.check(rc, nil)
+        sqlite3_extended_result_codes(raw, 1)
+        sqlite3_busy_timeout(raw, Int32(clamping: busyTimeout.components.seconds * 1000))
+        let mode = try connection.scalar("PRAGMA journal_mode=WAL")?.text
+        guard mode?.lowercased() == "wal" else {
+            throw .sqlite(code: SQLITE_ERROR, message: "journal_mode is \(mode ?? "unknown"), not wal", sql: "PRAGMA journal_mode=WAL")
+        }
+        try connection.executeScript("PRAGMA synchronous=\(synchronous.rawValue); PRAGMA foreign_keys=ON;")
+        return connection
+    }
+
+    /// `PRAGMA quick_check`: O(N) and enough to catch torn and overwritten pages.
+    private static func checkIntegrity(_ connection: Connection) throws(StorageError) {
+        let results = try connection.rows("PRAGMA quick_check") { $0.text(0) ?? "" }
+        guard results == ["ok"] else {
+            throw .sqlite(code: SQLITE_CORRUPT, message: "integrity check failed: " + results.prefix(3).joined(separator: "; "), sql: "PRAGMA quick_check")
+        }
+    }
+
+    private static func isDamage(_ error: StorageError) -> Bool {
+        guard case .sqlite(let code, _, _) = error else { return false }
+        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+    }
+
+    /// Renames the database and its WAL and shared-memory files to
+    /// `<name>.corrupt-<UTC timestamp>` and returns the new database path.
+    private static func moveAside(_ path: String) throws(StorageError) -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        let target = path + ".corrupt-" + stamp
+        for suffix in ["-wal", "-shm", ""] where access(path + suffix, F_OK) == 0 {
+            guard rename(path + suffix, target + suffix) == 0 else {
+                throw .fileSystem(operation: "rename", path: path + suffix, errno: errno)
+            }
+        }
+        return target
+    }
+
+    // MARK: Migrations
+
+    private static func validate(_ migrations: [Migration]) throws(StorageError) {
+        for (index, migration) in migrations.enumerated() where migration.version != index + 1 {
+            throw .invalidMigrations("migration \(index + 1) has version \(migration.version); versions must run 1, 2, 3, …")
+        }
+    }
+
+    private static func migrate(_ connection: Connection, _ migrations: [Migration]) throws(StorageError) -> Int {
+        let current = Int(try connection.scalar("PRAGMA user_version")?.integer ?? 0)
+        guard current <= migrations.count else { throw .newerSchema(found: current, supported: migrations.count) }
+        for migration in migrations.dropFirst(current) {
+            try connection.executeScript("BEGIN IMMEDIATE")
+            do throws(StorageError) {
+                try connection.executeScript(migration.sql)
+                try connection.executeScript("PRAGMA user_version=\(migration.version)")
+                try connection.executeScript("COMMIT")
+            } catch {
+                try? connection.executeScript("ROLLBACK")
+                throw error
+            }
+        }
+        return max(current, migrations.count)
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,11 @@
+/// One forward-only schema step. Versions start at 1 and have no holes; a
+/// migration runs once, in its own transaction, and sets `PRAGMA user_version`.
+public struct Migration: Sendable {
+    public var version: Int
+    public var sql: String
+
+    public init(_ version: Int, _ sql: String) {
+        self.version = version
+        self.sql = sql
+    }
+}

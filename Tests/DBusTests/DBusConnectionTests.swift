@@ -1,0 +1,208 @@
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+@Suite(.serialized)
+struct DBusConnectionTests {
+    @Test func getManagedObjectsDecodesAdaptersAndDevicesWithManufacturerData() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let mock = try await BlueZMock(on: bus)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+
+        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
+        let payload: [UInt8] = [0x02, 0x15, 0xE2, 0xC5, 0x6D, 0xB5]
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
+            .string("hci0"), .string("C0:FF:EE:00:00:01"), .string("tag"),
+            .dictionary(key: "q", value: "v", [DBusDictEntry(.uint16(0x004C), .variant(.bytes(payload)))]),
+            .dictionary(key: "s", value: "v", []), .int16(-61),
+        ])
+
+        let reply = try await connection.call(
+            destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        #expect(reply.first?.signature == "a{oa{sa{sv}}}")
+        let objects = try #require(reply.first?.stringKeyed)
+        let adapter = try #require(objects["/org/bluez/hci0"]?.stringKeyed?["org.bluez.Adapter1"]?.stringKeyed)
+        #expect(adapter["Powered"]?.bool == true)
+        let device = try #require(objects["/org/bluez/hci0/dev_C0_FF_EE_00_00_01"]?.stringKeyed?["org.bluez.Device1"]?.stringKeyed)
+        #expect(device["RSSI"]?.int64 == -61)
+        #expect(device["ManufacturerData"]?.unwrapped.signature == "a{qv}")
+        #expect(device["ManufacturerData"]?.integerKeyed?[0x004C]?.bytes == payload)
+    }
+
+    @Test func signalsForAnAddedAndUpdatedDeviceArriveOnTheStream() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let mock = try await BlueZMock(on: bus)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
+
+        let added = try await connection.signals(matching: MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded"))
+        let changed = try await connection.signals(matching: MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            pathNamespace: "/org/bluez"))
+
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
+            .string("hci0"), .string("C0:FF:EE:00:00:02"), .string("ruuvi"),
+            .dictionary(key: "q", value: "v", [DBusDictEntry(.uint16(0x0499), .variant(.bytes([5, 1, 2])))]),
+            .dictionary(key: "s", value: "v", []), .int16(-70),
+        ])
+        let addition = try await added.next(within: .seconds(5), "InterfacesAdded")
+        let args = try addition.arguments()
+        #expect(args.first == .objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_02"))
+        let device = try #require(args.last?.stringKeyed?["org.bluez.Device1"]?.stringKeyed)
+        #expect(device["ManufacturerData"]?.integerKeyed?[0x0499]?.bytes == [5, 1, 2])
+
+        // An RSSI-only update, as BlueZ sends when DuplicateData is on.
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "Advertise", [
+            .objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_02"),
+            .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", []), .int16(-55),
+        ])
+        let update = try await changed.next(within: .seconds(5), "PropertiesChanged")
+        #expect(update.path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_02")
+        let changes = try update.arguments()
+        #expect(changes.first?.string == "org.bluez.Device1")
+        #expect(changes[1].stringKeyed?["RSSI"]?.int64 == -55)
+    }
+
+    @Test func killingTheServiceProducesANameOwnerChange() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let mock = try await BlueZMock(on: bus)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+
+        let owners = try await connection.ownerChanges(of: "org.bluez")
+        let first = try await owners.next(within: .seconds(5), "current owner")
+        #expect(first?.hasPrefix(":") == true)
+        mock.process.kill(SIGKILL)
+        let after = try await owners.next(within: .seconds(5), "NameOwnerChanged after kill")
+        #expect(after == nil)
+    }
+
+    @Test func callingAnAbsentServiceThrowsServiceUnknown() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+
+        await #expect(throws: DBusError.self) {
+            _ = try await connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        }
+        do {
+            _ = try await connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        } catch {
+            #expect(error.name == .serviceUnknown)
+        }
+    }
+
+    @Test func aDenyingBusPolicyThrowsAccessDenied() async throws {
+        let bus = try PrivateBus(policy: .denyBlueZ)
+        defer { bus.remove() }
+        let mock = try await BlueZMock(on: bus)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+
+        do {
+            defer { withExtendedLifetime(mock) {} }
+            _ = try await connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+            Issue.record("the call went through a policy that denies it")
+        } catch {
+            #expect(error.name == .accessDenied)
+            #expect(error.description.contains("AccessDenied"))
+        }
+    }
+
+    @Test func anExportedObjectAnswersBusctl() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        let counter = Counter()
+        try connection.export(DBusObject([
+            DBusInterface("io.waymark.Test1", methods: [
+                DBusMethod("Echo", input: "s", output: "s") { args in [.string("echo: " + (args[0].string ?? ""))] },
+                DBusMethod("Bump", input: "u", output: "u") { args in
+                    [.uint32(await counter.add(UInt32(args[0].int64 ?? 0)))]
+                },
+            ], properties: [
+                DBusProperty("Count", signature: "u", get: { .uint32(await counter.value) }),
+            ]),
+        ]), at: "/io/waymark/Test")
+        try await connection.requestName("io.waymark.Test")
+
+        let echo = try runBusctl(bus, ["call", "io.waymark.Test", "/io/waymark/Test", "io.waymark.Test1", "Echo", "s", "hello"])
+        #expect(echo == "s \"echo: hello\"")
+        _ = try runBusctl(bus, ["call", "io.waymark.Test", "/io/waymark/Test", "io.waymark.Test1", "Bump", "u", "41"])
+        let count = try runBusctl(bus, ["get-property", "io.waymark.Test", "/io/waymark/Test", "io.waymark.Test1", "Count"])
+        #expect(count == "u 41")
+        let introspection = try runBusctl(bus, ["introspect", "io.waymark.Test", "/io/waymark/Test"])
+        #expect(introspection.contains(".Echo"))
+
+        let wrong = try runBusctl(bus, ["call", "io.waymark.Test", "/io/waymark/Test", "io.waymark.Test1", "Echo", "u", "1"], expectFailure: true)
+        #expect(wrong.contains("InvalidArgs") || wrong.contains("Invalid argument"))
+    }
+
+    @Test func aCallWithNoReplyTimesOut() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let server = try await DBusConnection.connect(address: bus.address)
+        defer { server.close() }
+        let client = try await DBusConnection.connect(address: bus.address)
+        defer { client.close() }
+        try server.export(DBusObject([
+            DBusInterface("io.waymark.Test1", methods: [
+                DBusMethod("Hang") { _ in
+                    try await Task.sleep(for: .seconds(5))
+                    return []
+                },
+            ]),
+        ]), at: "/t")
+
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.call(destination: server.uniqueName, path: "/t", interface: "io.waymark.Test1", method: "Hang", timeout: .milliseconds(200))
+            Issue.record("a hanging call returned")
+        } catch {
+            #expect(error.name == .noReply)
+        }
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+
+    @Test func closingTheConnectionFinishesSignalStreams() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let connection = try await DBusConnection.connect(address: bus.address)
+        let stream = try await connection.signals(matching: MatchRule(interface: "io.waymark.Nothing"))
+        connection.close()
+        let ended = try await withDeadline(.seconds(5), "stream end") {
+            for await _ in stream {}
+            return true
+        }
+        #expect(ended)
+        await #expect(throws: DBusError.disconnected) {
+            _ = try await connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")
+        }
+    }
+
+    private func runBusctl(_ bus: PrivateBus, _ arguments: [String], expectFailure: Bool = false) throws -> String {
+        let log = bus.directory.file("busctl-\(UUID().uuidString).log")
+        let process = try ChildProcess("busctl", ["--address=\(bus.address)"] + arguments, aptPackage: "systemd", logPath: log)
+        let status = try process.wait(timeout: 10)
+        let output = process.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect((status == 0) != expectFailure, "busctl \(arguments.joined(separator: " ")): \(output)")
+        return output
+    }
+}
+
+private actor Counter {
+    var value: UInt32 = 0
+    func add(_ n: UInt32) -> UInt32 {
+        value &+= n
+        return value
+    }
+}
