@@ -66,8 +66,10 @@ public final class DBusMessage: @unchecked Sendable {
         return .remote(DBusErrorName(rawValue: errorName ?? DBusErrorName.failed.rawValue), message: firstString ?? "")
     }
 
-    /// The wire form (`dbus_message_marshal`).
+    /// The wire form (`dbus_message_marshal`). A message that was never sent
+    /// gets serial 1, since the wire form needs one.
     public func marshal() throws(DBusError) -> [UInt8] {
+        if dbus_message_get_serial(raw) == 0 { dbus_message_set_serial(raw, 1) }
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { throw .outOfMemory }

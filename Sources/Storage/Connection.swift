@@ -30,13 +30,16 @@ public final class Connection {
     }
 
     /// Runs a query and maps each row.
-    public func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ transform: (Row) throws(StorageError) -> T) throws(StorageError) -> [T] {
+    public func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ transform: (Row) throws -> T) throws -> [T] {
         try prepare(sql).rows(values, transform)
     }
 
     /// The first column of the first row, if any.
     public func scalar(_ sql: String, _ values: [SQLValue] = []) throws(StorageError) -> SQLValue? {
-        try rows(sql, values) { $0.value(0) }.first
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? Row(statement: statement.raw).value(0) : nil
     }
 
     /// Runs several statements without parameters (`sqlite3_exec`), for

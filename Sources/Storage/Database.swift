@@ -44,10 +44,10 @@ public final class Database: Sendable {
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`). When
     /// this returns, the changes are durable at the configured synchronous level.
-    public func write<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
-        try connection.withLock { (connection: inout Connection) throws(StorageError) -> T in
+    public func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        try connection.withLock { (connection: inout Connection) throws -> T in
             try connection.run("BEGIN IMMEDIATE")
-            do throws(StorageError) {
+            do {
                 let result = try body(connection)
                 try connection.run("COMMIT")
                 return result
@@ -59,8 +59,8 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` with the connection, outside any explicit transaction.
-    public func read<T: Sendable>(_ body: (Connection) throws(StorageError) -> T) throws(StorageError) -> T {
-        try connection.withLock { (connection: inout Connection) throws(StorageError) -> T in
+    public func read<T: Sendable>(_ body: (Connection) throws -> T) rethrows -> T {
+        try connection.withLock { (connection: inout Connection) throws -> T in
             try body(connection)
         }
     }
@@ -68,7 +68,7 @@ public final class Database: Sendable {
     /// Copies the WAL into the database file (`PRAGMA wal_checkpoint(TRUNCATE)`),
     /// e.g. before system sleep.
     public func checkpoint() throws(StorageError) {
-        try read { connection throws(StorageError) in
+        try connection.withLock { (connection: inout Connection) throws(StorageError) in
             _ = try connection.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
@@ -93,7 +93,11 @@ public final class Database: Sendable {
 
     /// `PRAGMA quick_check`: O(N) and enough to catch torn and overwritten pages.
     private static func checkIntegrity(_ connection: Connection) throws(StorageError) {
-        let results = try connection.rows("PRAGMA quick_check") { $0.text(0) ?? "" }
+        let check = try connection.prepare("PRAGMA quick_check")
+        try check.bind([])
+        defer { check.reset() }
+        var results: [String] = []
+        while try check.step() { results.append(Row(statement: check.raw).text(0) ?? "") }
         guard results == ["ok"] else {
             throw .sqlite(code: SQLITE_CORRUPT, message: "integrity check failed: " + results.prefix(3).joined(separator: "; "), sql: "PRAGMA quick_check")
         }

@@ -45,13 +45,15 @@ public final class Statement {
     }
 
     /// Runs a query and maps each row.
-    public func rows<T>(_ values: [SQLValue] = [], _ transform: (Row) throws(StorageError) -> T) throws(StorageError) -> [T] {
+    public func rows<T>(_ values: [SQLValue] = [], _ transform: (Row) throws -> T) throws -> [T] {
         try bind(values)
         defer { sqlite3_reset(raw) }
         var out: [T] = []
         while try step() { out.append(try transform(Row(statement: raw))) }
         return out
     }
+
+    func reset() { sqlite3_reset(raw) }
 
     /// One step; true while a row is available.
     func step() throws(StorageError) -> Bool {
