@@ -1,1 +1,7 @@
-print("x")
+import Gateway
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(await WaymarkCLI.main(Array(CommandLine.arguments.dropFirst())))

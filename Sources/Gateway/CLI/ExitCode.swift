@@ -1,0 +1,14 @@
+/// Process exit codes, from sysexits(3).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case unavailable = 69
+    case software = 70
+    case cannotCreate = 73
+    case ioError = 74
+    case temporaryFailure = 75
+    case noPermission = 77
+    case config = 78
+}

@@ -1,0 +1,93 @@
+import DBus
+import FoundationEssentials
+internal import Glibc
+import Storage
+
+/// What `waymark status` shows: from the running daemon when it is on the
+/// bus, otherwise from the store.
+struct StatusReport: Encodable {
+    struct Daemon: Encodable {
+        var running: Bool
+        var startedAt: Date?
+    }
+
+    struct Store: Encodable {
+        var path: String
+        var exists: Bool
+        var schemaVersion: Int?
+        var deviceId: String?
+    }
+
+    struct Requirements: Encodable {
+        var missing: [Requirement]
+        /// Where the list came from: `daemon` (live) or `store` (last recorded).
+        var source: String
+        var asOf: Date?
+    }
+
+    var version = Waymark.version
+    var config: String
+    var daemon: Daemon
+    var store: Store
+    var requirements: Requirements?
+
+    enum CodingKeys: String, CodingKey {
+        case version, config, daemon, store, requirements
+    }
+
+    static func gather(_ invocation: Invocation) async throws -> StatusReport {
+        var report = StatusReport(
+            config: invocation.configPath, daemon: Daemon(running: false),
+            store: Store(path: invocation.storePath, exists: access(invocation.storePath, F_OK) == 0))
+        if report.store.exists {
+            let store = try GatewayStore(path: invocation.storePath)
+            report.store.schemaVersion = store.database.schemaVersion
+            report.store.deviceId = try store.deviceID
+            if let last = try store.lastEvent("requirementsMissing"),
+               let detail = try? JSONDecoder().decode([String: String].self, from: Data(last.detail.utf8)) {
+                let missing = (detail["missing"] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) }
+                report.requirements = Requirements(missing: missing, source: "store", asOf: last.time)
+            }
+        }
+        if let live = await live() {
+            report.daemon = Daemon(running: true, startedAt: live.startedAt)
+            report.requirements = Requirements(missing: live.missing, source: "daemon", asOf: Date())
+        }
+        return report
+    }
+
+    /// The daemon's control interface, if a daemon is running.
+    private static func live() async -> (startedAt: Date, missing: [Requirement])? {
+        guard let bus = try? await DBusConnection.system() else { return nil }
+        defer { bus.close() }
+        guard let reply = try? await bus.call(
+            destination: ControlInterface.busName, path: ControlInterface.path,
+            interface: "org.freedesktop.DBus.Properties", method: "GetAll",
+            arguments: [.string(ControlInterface.interface)], timeout: .seconds(2)),
+            let properties = reply.first?.stringKeyed else { return nil }
+        let missing = (properties["Requirements"]?.array ?? []).compactMap { $0.string.flatMap(Requirement.init(rawValue:)) }
+        let started = Date(timeIntervalSince1970: Double(properties["StartedAt"]?.int64 ?? 0))
+        return (started, missing)
+    }
+
+    var text: String {
+        var lines = ["waymark \(version)"]
+        lines.append("daemon:       " + (daemon.running ? "running" + (daemon.startedAt.map { " since \($0.formatted(.iso8601))" } ?? "") : "not running"))
+        if store.exists {
+            lines.append("store:        \(store.path) (schema \(store.schemaVersion ?? 0))")
+            lines.append("device:       \(store.deviceId ?? "")")
+        } else {
+            lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
+        }
+        if let requirements {
+            let origin = requirements.source == "daemon" ? "" : " (last recorded\(requirements.asOf.map { " \($0.formatted(.iso8601))" } ?? ""))"
+            if requirements.missing.isEmpty {
+                lines.append("requirements: all present\(origin)")
+            } else {
+                lines.append("requirements: missing\(origin):")
+                for requirement in requirements.missing { lines.append("  - \(requirement.rawValue): \(requirement.hint)") }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,113 @@
+internal import Logging
+
+/// Every key the config file accepts: its section, its default as text, what
+/// it means, and how it is applied. The README's key table and the default
+/// config are generated from this list, so the three cannot drift apart.
+struct ConfigKey: Sendable {
+    var section: String
+    var name: String
+    var defaultText: String
+    var help: String
+    /// Applies `text` to the configuration; returns why it is not valid, or nil.
+    var apply: @Sendable (inout Configuration, String) -> String?
+}
+
+enum ConfigSchema {
+    static let keys: [ConfigKey] = [
+        text("Session", "Issuer", "", "OIDC issuer URL (https, or http on loopback)", url: true) { $0.session.issuer = $1 },
+        text("Session", "ClientId", "", "OAuth client id registered at the issuer") { $0.session.clientID = $1 },
+        text("Session", "ClientSecretFile", "", "file holding the client secret, for a confidential client") { $0.session.clientSecretFile = $1 },
+        ConfigKey(section: "Session", name: "Scopes", defaultText: "openid", help: "space-separated scopes to request") { config, text in
+            let scopes = text.split(separator: " ").map(String.init)
+            guard scopes.contains("openid") else { return "must include openid" }
+            config.session.scopes = scopes
+            return nil
+        },
+        text("Session", "CAFile", "", "PEM file of extra CAs to trust; verification is never turned off") { $0.session.caFile = $1 },
+        text("Backend", "BaseURL", "", "fleet API base URL used until the account names one", url: true) { $0.backend.baseURL = $1 },
+        text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
+        duration("Bluetooth", "ScanWatchdog", "60s", "restart discovery after this long without adverts") { $0.bluetooth.scanWatchdog = $1 },
+        duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },
+        ConfigKey(section: "Location", name: "Source", defaultText: "gpsd://127.0.0.1:2947",
+                  help: "gpsd://HOST:PORT, gpsd:///SOCKET or nmea:///DEVICE?baud=RATE") { config, text in
+            guard let source = LocationSource(text) else { return "expected gpsd://HOST:PORT, gpsd:///PATH or nmea:///DEVICE?baud=RATE" }
+            config.location.source = source
+            return nil
+        },
+        duration("Location", "NoDataTimeout", "10s", "treat a silent gpsd connection as dead after this long") { $0.location.noDataTimeout = $1 },
+        duration("Recording", "GapThreshold", "60s", "report interruptions longer than this as telemetry gaps") { $0.recording.gapThreshold = $1 },
+        duration("Recording", "BeaconLostTimeout", "2min", "end a trip when the vehicle beacon is unseen this long") { $0.recording.beaconLostTimeout = $1 },
+        integer("Recording", "TripStartSightings", "3", 1...100, "sightings of the vehicle beacon that start a trip") { $0.recording.tripStartSightings = $1 },
+        duration("Recording", "TripStartWindow", "30s", "window in which those sightings must fall") { $0.recording.tripStartWindow = $1 },
+        duration("Recording", "ReopenWindow", "5min", "a beacon back within this time continues the last trip") { $0.recording.reopenWindow = $1 },
+        duration("Recording", "MaxTripDuration", "12h", "longest trip before it is split") { $0.recording.maxTripDuration = $1 },
+        duration("Recording", "FixInterval", "1s", "at most one fix sample per interval") { $0.recording.fixInterval = $1 },
+        duration("Recording", "BeaconInterval", "10s", "at most one vehicle-beacon sample per interval") { $0.recording.beaconInterval = $1 },
+        duration("Recording", "SensorInterval", "60s", "sensor readings are recorded on change or at this interval") { $0.recording.sensorInterval = $1 },
+        integer("Upload", "BatchSize", "500", 1...100_000, "samples per upload request") { $0.upload.batchSize = $1 },
+        bytes("Upload", "BatchBytes", "512K", "uncompressed bytes per upload request") { $0.upload.batchBytes = $1 },
+        duration("Upload", "BatchAge", "30s", "send a partial batch once its oldest sample is this old") { $0.upload.batchAge = $1 },
+        bytes("Upload", "MaxQueueBytes", "256M", "outbox size cap; beyond it the oldest samples are dropped and recorded") { $0.upload.maxQueueBytes = $1 },
+        duration("Upload", "RetryCap", "15min", "longest wait between upload retries") { $0.upload.retryCap = $1 },
+        ConfigKey(section: "Logging", name: "Level", defaultText: "info", help: "error, warning, notice, info or debug") { config, text in
+            let levels: [String: Log.Priority] = ["error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug]
+            guard let level = levels[text.lowercased()] else { return "expected error, warning, notice, info or debug" }
+            config.logLevel = level
+            return nil
+        },
+    ]
+
+    static func key(section: String, name: String) -> ConfigKey? {
+        keys.first { $0.section == section && $0.name == name }
+    }
+
+    static var sections: [String] {
+        keys.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } }
+    }
+
+    // MARK: Key builders by value type
+
+    private static func text(
+        _ section: String, _ name: String, _ defaultText: String, _ help: String, url: Bool = false,
+        _ set: @escaping @Sendable (inout Configuration, String?) -> Void
+    ) -> ConfigKey {
+        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+            if url, !text.isEmpty, let problem = EndpointURL.validate(text) { return problem }
+            set(&config, text.isEmpty ? nil : text)
+            return nil
+        }
+    }
+
+    private static func duration(
+        _ section: String, _ name: String, _ defaultText: String, _ help: String,
+        _ set: @escaping @Sendable (inout Configuration, Duration) -> Void
+    ) -> ConfigKey {
+        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+            guard let value = ConfigValue.duration(text) else { return "expected a duration such as 30s, 5min or 2h" }
+            set(&config, value)
+            return nil
+        }
+    }
+
+    private static func integer(
+        _ section: String, _ name: String, _ defaultText: String, _ range: ClosedRange<Int>, _ help: String,
+        _ set: @escaping @Sendable (inout Configuration, Int) -> Void
+    ) -> ConfigKey {
+        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+            guard let value = ConfigValue.integer(text, in: range) else { return "expected a whole number from \(range.lowerBound) to \(range.upperBound)" }
+            set(&config, value)
+            return nil
+        }
+    }
+
+    private static func bytes(
+        _ section: String, _ name: String, _ defaultText: String, _ help: String,
+        _ set: @escaping @Sendable (inout Configuration, Int64) -> Void
+    ) -> ConfigKey {
+        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+            guard let value = ConfigValue.bytes(text), value > 0 else { return "expected a size such as 512K, 64M or 1G" }
+            set(&config, value)
+            return nil
+        }
+    }
+}

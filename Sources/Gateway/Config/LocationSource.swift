@@ -1,0 +1,59 @@
+/// Where fixes come from: `gpsd://host:port`, `gpsd:///run/gpsd.sock`, or
+/// `nmea:///dev/ttyACM0?baud=9600` for a receiver read directly.
+public enum LocationSource: Sendable, Equatable, CustomStringConvertible {
+    case gpsd(host: String, port: Int)
+    case gpsdSocket(path: String)
+    case nmea(device: String, baud: Int)
+
+    static let baudRates = [4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800]
+
+    init?(_ text: String) {
+        if text.hasPrefix("gpsd:///") {
+            self = .gpsdSocket(path: String(text.dropFirst("gpsd://".count)))
+        } else if text.hasPrefix("gpsd://") {
+            guard let (host, port) = parseHostPort(String(text.dropFirst("gpsd://".count)), defaultPort: 2947) else { return nil }
+            self = .gpsd(host: host, port: port)
+        } else if text.hasPrefix("nmea:///") {
+            let rest = text.dropFirst("nmea://".count)
+            let parts = rest.split(separator: "?", maxSplits: 1)
+            var baud = 9600
+            if parts.count == 2 {
+                guard parts[1].hasPrefix("baud="), let rate = Int(parts[1].dropFirst(5)), Self.baudRates.contains(rate) else { return nil }
+                baud = rate
+            }
+            guard parts[0].count > 1 else { return nil }
+            self = .nmea(device: String(parts[0]), baud: baud)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .gpsd(let host, let port): "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        case .gpsdSocket(let path): "gpsd://\(path)"
+        case .nmea(let device, let baud): "nmea://\(device)?baud=\(baud)"
+        }
+    }
+}
+
+/// `host:port`, `[v6]:port` or `host`.
+func parseHostPort(_ text: String, defaultPort: Int) -> (String, Int)? {
+    var host = text
+    var portText: Substring?
+    if text.hasPrefix("[") {
+        guard let close = text.firstIndex(of: "]") else { return nil }
+        host = String(text[text.index(after: text.startIndex)..<close])
+        let rest = text[text.index(after: close)...]
+        if !rest.isEmpty {
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        }
+    } else if let colon = text.lastIndex(of: ":") {
+        host = String(text[..<colon])
+        portText = text[text.index(after: colon)...]
+    }
+    let port = portText.map { Int($0) } ?? defaultPort
+    guard !host.isEmpty, !host.contains("/"), let port, (1...65535).contains(port) else { return nil }
+    return (host, port)
+}

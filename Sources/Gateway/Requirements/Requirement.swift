@@ -1,0 +1,31 @@
+/// Something the OS can take away that recording needs.
+public enum Requirement: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    /// The system D-Bus is not reachable.
+    case systemBus = "system-bus"
+    /// bluetoothd does not own `org.bluez`.
+    case bluetoothService = "bluetooth-service"
+    /// D-Bus policy denies this user access to `org.bluez`.
+    case bluetoothAccess = "bluetooth-access"
+    /// No Bluetooth adapter (or not the configured one).
+    case bluetoothAdapter = "bluetooth-adapter"
+    /// The adapter is powered off or rfkill-blocked.
+    case adapterPowered = "adapter-powered"
+    /// gpsd (or the NMEA device) cannot be reached.
+    case location = "location"
+
+    /// What to do about it, for logs and `status`.
+    public var hint: String {
+        switch self {
+        case .systemBus: "the system D-Bus is not running (systemctl start dbus)"
+        case .bluetoothService: "bluetoothd is not running (apt install bluez; systemctl start bluetooth)"
+        case .bluetoothAccess: "D-Bus policy denies access to org.bluez (install the waymark D-Bus policy, or add the user to the bluetooth group)"
+        case .bluetoothAdapter: "no Bluetooth adapter found (check [Bluetooth] Adapter, lsusb, dmesg)"
+        case .adapterPowered: "the adapter is off (bluetoothctl power on; rfkill unblock bluetooth)"
+        case .location: "the location source is unreachable (systemctl start gpsd, or check [Location] Source)"
+        }
+    }
+
+    public static func < (lhs: Requirement, rhs: Requirement) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,27 @@
+import DBus
+
+/// The daemon's face on the system bus: `io.waymark.Gateway1` at
+/// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.
+enum ControlInterface {
+    static let busName = "io.waymark.Gateway1"
+    static let path = "/io/waymark/Gateway"
+    static let interface = "io.waymark.Gateway1"
+
+    static func object(_ state: DaemonState) -> DBusObject {
+        DBusObject([
+            DBusInterface(interface, methods: [
+                DBusMethod("Reload") { _ in
+                    await state.requestReload()
+                    return []
+                },
+            ], properties: [
+                DBusProperty("Version", signature: "s") { .string(Waymark.version) },
+                DBusProperty("DeviceId", signature: "s") { .string(state.deviceID) },
+                DBusProperty("Requirements", signature: "as") {
+                    .array(element: "s", await state.missing.map { .string($0.rawValue) })
+                },
+                DBusProperty("StartedAt", signature: "t") { .uint64(state.startedAt) },
+            ], signals: [DBusSignal("Event", signature: "ss")]),
+        ])
+    }
+}

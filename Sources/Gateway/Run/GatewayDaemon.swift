@@ -1,0 +1,160 @@
+import DBus
+import FoundationEssentials
+internal import Glibc
+import Logging
+import Storage
+
+/// `waymark run`: opens the store, reports missing requirements, keeps them
+/// current from bus events, and runs until SIGTERM or SIGINT.
+///
+/// Everything here waits on events (signals, D-Bus signals); an idle daemon
+/// makes no wake-ups of its own.
+struct GatewayDaemon {
+    var configuration: Configuration
+    var invocation: Invocation
+
+    enum Wake: Sendable {
+        case signal(Int32)
+        case reload
+        case bluetoothChanged
+    }
+
+    func run() async -> ExitCode {
+        let store: GatewayStore
+        do {
+            store = try GatewayStore(path: invocation.storePath)
+        } catch {
+            Log.error("cannot open the store \(invocation.storePath): \(error)")
+            return Self.exitCode(for: error)
+        }
+        if let aside = store.database.movedAside {
+            Log.warning("the store was damaged; moved it to \(aside) and started a fresh one")
+            try? store.record("storeRecovered", detail: ["moved_to": aside])
+        }
+        let deviceID = (try? store.deviceID) ?? ""
+        Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
+
+        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
+        let signals = SignalSource([SIGTERM, SIGINT, SIGHUP])
+        let (reloads, reload) = AsyncStream.makeStream(of: Void.self)
+        let state = DaemonState(deviceID: deviceID, reloads: reload)
+        var tasks = [
+            Task { for await number in signals.stream { wake.yield(.signal(number)) } },
+            Task { for await _ in reloads { wake.yield(.reload) } },
+        ]
+
+        let bus: DBusConnection?
+        do {
+            bus = try await DBusConnection.system()
+        } catch {
+            Log.warning("no system bus: \(error)")
+            bus = nil
+        }
+        if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
+        var configuration = configuration
+        await evaluate(configuration, bus: bus, state: state, store: store)
+        // The name appears only once the state behind it is known.
+        if let bus { await publish(state, on: bus) }
+        SystemdNotifier.notify("READY=1\nSTATUS=running")
+
+        loop: for await event in wakes {
+            switch event {
+            case .signal(SIGHUP), .reload:
+                switch Result(catching: { () throws(ConfigError) in
+                    try Configuration.load(path: invocation.configPath, explicit: invocation.configExplicit)
+                }) {
+                case .success(let reloaded):
+                    configuration = reloaded
+                    Log.threshold = reloaded.logLevel
+                    Log.notice("configuration reloaded from \(invocation.configPath)")
+                case .failure(let error):
+                    Log.error("reload failed, keeping the running configuration: \(error)")
+                }
+                await evaluate(configuration, bus: bus, state: state, store: store)
+            case .signal(let number):
+                Log.notice("stopping on signal \(number)")
+                break loop
+            case .bluetoothChanged:
+                await evaluate(configuration, bus: bus, state: state, store: store)
+            }
+        }
+
+        SystemdNotifier.notify("STOPPING=1")
+        tasks.forEach { $0.cancel() }
+        try? store.record("stopped")
+        try? store.database.checkpoint()
+        bus?.close()
+        return .ok
+    }
+
+    /// Re-checks every requirement; logs, stores and announces a change.
+    private func evaluate(_ configuration: Configuration, bus: DBusConnection?, state: DaemonState, store: GatewayStore) async {
+        async let bluetooth = BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
+        async let location = LocationProbe(source: configuration.location.source).missing()
+        let missing = await bluetooth + location
+        guard await state.update(missing: missing) else { return }
+        let sorted = missing.sorted()
+        if sorted.isEmpty {
+            Log.notice("all requirements present")
+        } else {
+            for requirement in sorted { Log.warning("requirement missing: \(requirement.rawValue): \(requirement.hint)") }
+        }
+        try? store.record("requirementsMissing", detail: ["missing": sorted.map(\.rawValue).joined(separator: " ")])
+        try? bus?.emitPropertiesChanged(
+            path: ControlInterface.path, interface: ControlInterface.interface,
+            changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])
+    }
+
+    private func publish(_ state: DaemonState, on bus: DBusConnection) async {
+        do {
+            try bus.export(ControlInterface.object(state), at: ControlInterface.path)
+            try await bus.requestName(ControlInterface.busName)
+        } catch {
+            Log.warning("control interface not available on the system bus (\(error)); install the D-Bus policy from hardware/")
+        }
+    }
+
+    /// Wakes the daemon whenever BlueZ comes or goes, or an adapter is added,
+    /// removed or changes power.
+    private func watchBluetooth(on bus: DBusConnection, _ wake: AsyncStream<Wake>.Continuation) async -> Task<Void, Never>? {
+        do {
+            let owners = try await bus.ownerChanges(of: "org.bluez")
+            let objects = try await bus.signals(matching: MatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager"))
+            let adapters = try await bus.signals(matching: MatchRule(
+                sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                pathNamespace: "/org/bluez", arg0: "org.bluez.Adapter1"))
+            return Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { for await _ in owners.dropFirst() { wake.yield(.bluetoothChanged) } }
+                    group.addTask {
+                        for await message in objects where Self.concernsAdapter(message) { wake.yield(.bluetoothChanged) }
+                    }
+                    group.addTask { for await _ in adapters { wake.yield(.bluetoothChanged) } }
+                }
+            }
+        } catch {
+            Log.warning("cannot watch BlueZ on the system bus: \(error)")
+            return nil
+        }
+    }
+
+    /// InterfacesAdded/Removed for an adapter, not for one of its many devices.
+    private static func concernsAdapter(_ message: DBusMessage) -> Bool {
+        guard let arguments = try? message.arguments(), arguments.count == 2 else { return false }
+        switch message.member {
+        case "InterfacesAdded": return arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil
+        case "InterfacesRemoved": return arguments[1].array?.contains(.string("org.bluez.Adapter1")) == true
+        default: return false
+        }
+    }
+
+    static func exitCode(for error: any Error) -> ExitCode {
+        guard let error = error as? StorageError else { return .software }
+        switch error {
+        case .fileSystem(_, _, let code) where code == EACCES || code == EPERM: return .noPermission
+        case .fileSystem: return .cannotCreate
+        case .newerSchema: return .config
+        default: return .ioError
+        }
+    }
+}

@@ -1,0 +1,77 @@
+public import FoundationEssentials
+public import Storage
+
+/// The gateway's database: schema, device identity and the event log.
+public struct GatewayStore: Sendable {
+    public let database: Database
+
+    /// The schema, forward only. Later versions append; none is ever edited.
+    static let migrations = [
+        Migration(1, """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE event (
+                id INTEGER PRIMARY KEY,
+                time REAL NOT NULL,      -- seconds since 1970, UTC
+                kind TEXT NOT NULL,
+                detail TEXT NOT NULL     -- JSON
+            );
+            """),
+    ]
+
+    /// Opens (creating if needed) the store at `path`.
+    public init(path: String) throws {
+        database = try Database(path: path, migrations: Self.migrations)
+        try database.write { connection in
+            try connection.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('device_id', ?)", [.text(UUID().uuidString.lowercased())])
+        }
+    }
+
+    /// This gateway's id, created once with the store and never changed.
+    public var deviceID: String {
+        get throws { try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'device_id'")?.text ?? "" } }
+    }
+
+    /// Appends an event to the log.
+    public func record(_ kind: String, detail: [String: String] = [:], at time: Date = Date()) throws {
+        let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
+        try database.write { connection in
+            try connection.run("INSERT INTO event (time, kind, detail) VALUES (?, ?, ?)",
+                               [.real(time.timeIntervalSince1970), .text(kind), .text(json)])
+        }
+    }
+
+    /// The newest events, newest last.
+    public func recentEvents(limit: Int = 20) throws -> [StoredEvent] {
+        try database.read { connection in
+            try connection.rows("SELECT id, time, kind, detail FROM event ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))]) { row in
+                StoredEvent(id: row.integer(0), time: Date(timeIntervalSince1970: row.real(1)), kind: row.text(2) ?? "", detail: row.text(3) ?? "{}")
+            }
+        }.reversed()
+    }
+
+    /// The newest event of `kind`, if any.
+    public func lastEvent(_ kind: String) throws -> StoredEvent? {
+        try database.read { connection in
+            try connection.rows("SELECT id, time, kind, detail FROM event WHERE kind = ? ORDER BY id DESC LIMIT 1", [.text(kind)]) { row in
+                StoredEvent(id: row.integer(0), time: Date(timeIntervalSince1970: row.real(1)), kind: row.text(2) ?? "", detail: row.text(3) ?? "{}")
+            }.first
+        }
+    }
+}
+
+public struct StoredEvent: Sendable, Equatable {
+    public var id: Int64
+    public var time: Date
+    public var kind: String
+    public var detail: String
+}
+
+extension JSONEncoder {
+    /// Sorted keys, so stored and printed JSON is stable.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}

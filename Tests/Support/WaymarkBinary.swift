@@ -1,0 +1,26 @@
+public import Foundation
+
+/// The `waymark` executable built next to the test binary.
+public enum WaymarkBinary {
+    public static var path: String {
+        get throws {
+            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            for candidate in [directory, directory.deletingLastPathComponent()] {
+                let path = candidate.appendingPathComponent("waymark").path
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+            throw PeerError.startFailed("waymark", output: "no waymark binary next to \(directory.path); run `swift build` first")
+        }
+    }
+
+    /// Runs `waymark` to completion and returns its exit code and output.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory, timeout: TimeInterval = 30
+    ) throws -> (status: Int32, output: String) {
+        let process = try ChildProcess(
+            try path, arguments, aptPackage: "(built by swift build)", environment: environment,
+            logPath: directory.file("waymark-\(UUID().uuidString).log"))
+        let status = try process.wait(timeout: timeout)
+        return (status, process.output)
+    }
+}
