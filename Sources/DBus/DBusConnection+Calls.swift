@@ -1,5 +1,16 @@
 internal import CDBus
 internal import Dispatch
+import Synchronization
+
+extension DBusMessage {
+    /// This message if it was never sent, else a copy (`dbus_message_copy`).
+    /// Sending stamps a serial on the message, and replies are matched by it,
+    /// so a message sent twice (even concurrently) must go out as two copies.
+    func forSending() -> DBusMessage? {
+        if dbus_message_get_serial(raw) == 0 { return self }
+        return dbus_message_copy(raw).map { DBusMessage(taking: $0) }
+    }
+}
 
 extension DBusConnection {
     /// Sends a method call and waits for its reply
@@ -8,23 +19,24 @@ extension DBusConnection {
     public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                guard isOpen else { return continuation.resume(returning: .failure(.disconnected)) }
+            guard isOpen else { return continuation.resume(returning: .failure(.disconnected)) }
+            guard let outgoing = message.forSending() else { return continuation.resume(returning: .failure(.outOfMemory)) }
+            // Under the dispatch lock, the reply cannot be dispatched before the
+            // notifier is in place, even if it arrives at once.
+            let failure: DBusError? = lock.withLock { _ in
                 var pending: OpaquePointer?
-                guard dbus_connection_send_with_reply(raw, message.raw, &pending, max(milliseconds, 1)) != 0 else {
-                    return continuation.resume(returning: .failure(.outOfMemory))
-                }
-                guard let pending else { return continuation.resume(returning: .failure(.disconnected)) }
+                guard dbus_connection_send_with_reply(raw, outgoing.raw, &pending, max(milliseconds, 1)) != 0 else { return .outOfMemory }
+                guard let pending else { return .disconnected }
                 let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
-                // Replies are read only on this queue, so the call cannot complete
-                // between sending and installing the notifier.
                 guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
                     Unmanaged<ReplyBox>.fromOpaque(box).release()
                     dbus_pending_call_cancel(pending)
                     dbus_pending_call_unref(pending)
-                    return continuation.resume(returning: .failure(.outOfMemory))
+                    return .outOfMemory
                 }
+                return nil
             }
+            if let failure { continuation.resume(returning: .failure(failure)) }
         }
         let reply = try result.get()
         if let error = reply.error { throw error }
@@ -43,11 +55,8 @@ extension DBusConnection {
 
     /// Sends without waiting for a reply: signals, and calls flagged no-reply.
     public func send(_ message: DBusMessage) throws(DBusError) {
-        let sent: Bool = queue.sync {
-            guard isOpen else { return false }
-            return dbus_connection_send(raw, message.raw, nil) != 0
-        }
-        guard sent else { throw .disconnected }
+        guard isOpen, let outgoing = message.forSending() else { throw .disconnected }
+        guard dbus_connection_send(raw, outgoing.raw, nil) != 0 else { throw .outOfMemory }
     }
 
     /// Emits a signal from `path`.
@@ -57,7 +66,9 @@ extension DBusConnection {
 
     // MARK: Pending calls
 
-    final class ReplyBox {
+    /// Holds a caller's continuation until libdbus reports the reply. Touched
+    /// only by libdbus callbacks, which run under the dispatch lock.
+    final class ReplyBox: @unchecked Sendable {
         var continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>?
         init(_ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) {
             self.continuation = continuation

@@ -1,11 +1,12 @@
 internal import CDBus
 internal import Dispatch
+import Synchronization
 
 extension DBusConnection {
     /// Exports `object` at `path` (`dbus_connection_try_register_object_path`).
     public func export(_ object: DBusObject, at path: String) throws(DBusError) {
         guard DBusMarshal.isValidObjectPath(path) else { throw .invalidArgument("invalid object path \(path.debugDescription)") }
-        let result: Result<Void, DBusError> = queue.sync {
+        let result: Result<Void, DBusError> = lock.withLock { _ in
             guard isOpen else { return .failure(.disconnected) }
             if objects[path] == nil {
                 var error = LibDBusError()
@@ -20,7 +21,7 @@ extension DBusConnection {
     }
 
     public func unexport(path: String) {
-        queue.sync {
+        lock.withLock { _ in
             guard objects.removeValue(forKey: path) != nil, isOpen else { return }
             dbus_connection_unregister_object_path(raw, path)
         }
@@ -37,6 +38,7 @@ extension DBusConnection {
     nonisolated(unsafe) private static let objectVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
         let table = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
         table.initialize(to: DBusObjectPathVTable())
+        // Runs inside `dbus_connection_dispatch`, so under the lock.
         table.pointee.message_function = { _, message, context in
             guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
             let connection = Unmanaged<DBusConnection>.fromOpaque(context).takeUnretainedValue()

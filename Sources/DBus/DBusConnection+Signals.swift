@@ -1,5 +1,6 @@
 internal import CDBus
 internal import Dispatch
+import Synchronization
 
 extension DBusConnection {
     /// Signals matching `rule`, from the moment this returns.
@@ -13,7 +14,7 @@ extension DBusConnection {
         buffering: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
     ) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: DBusMessage.self, bufferingPolicy: buffering)
-        let id: UInt64? = queue.sync {
+        let id: UInt64? = lock.withLock { _ in
             guard isOpen else { return nil }
             nextSubscriptionID += 1
             subscriptions[nextSubscriptionID] = Subscription(rule: rule, continuation: continuation)
@@ -22,12 +23,12 @@ extension DBusConnection {
         guard let id else { throw .disconnected }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
+            // Off whatever thread ended the stream, which may hold the lock.
             self.queue.async {
-                guard self.subscriptions.removeValue(forKey: id) != nil, self.isOpen else { return }
-                if let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) {
-                    dbus_message_set_no_reply(message.raw, 1)
-                    dbus_connection_send(self.raw, message.raw, nil)
-                }
+                let removed = self.lock.withLock { _ in self.subscriptions.removeValue(forKey: id) != nil }
+                guard removed, self.isOpen, let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) else { return }
+                dbus_message_set_no_reply(message.raw, 1)
+                try? self.send(message)
             }
         }
         do {
@@ -86,6 +87,7 @@ extension DBusConnection {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
 
+    /// Runs inside `dbus_connection_dispatch`, so under the lock.
     private func route(_ message: DBusMessage) {
         guard message.kind == .signal else { return }
         if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {

@@ -1,39 +1,49 @@
 internal import CDBus
 internal import Dispatch
+import Synchronization
 
-/// The Dispatch sources behind one libdbus watch (a socket) or timeout.
+/// The Dispatch sources behind one libdbus watch (a socket direction).
 ///
-/// Sources are created, toggled and cancelled only on the connection's queue,
-/// and their handlers run there too.
-final class WatchSources {
-    let connection: DBusConnection
-    var read: (any DispatchSourceRead)?
-    var write: (any DispatchSourceWrite)?
-    var timer: (any DispatchSourceTimer)?
-    var readSuspended = false
-    var writeSuspended = false
+/// libdbus toggles watches from whichever thread is sending, so the
+/// suspended flags live under a lock; the sources' handlers run on the
+/// connection's queue. `@unchecked Sendable`: Dispatch sources are
+/// thread-safe objects, and the flags are only touched under the lock.
+final class WatchSources: @unchecked Sendable {
+    private struct State {
+        var read: (any DispatchSourceRead)?
+        var write: (any DispatchSourceWrite)?
+        var readSuspended = false
+        var writeSuspended = false
+    }
 
-    init(connection: DBusConnection) { self.connection = connection }
+    private let state: Mutex<State>
+
+    init(read: (any DispatchSourceRead)?, write: (any DispatchSourceWrite)?, enabled: Bool) {
+        nonisolated(unsafe) let initial = State(read: read, write: write, readSuspended: read != nil, writeSuspended: write != nil)
+        state = Mutex(initial)
+        setEnabled(enabled)
+    }
 
     func cancel() {
-        if readSuspended { read?.resume() }
-        if writeSuspended { write?.resume() }
-        read?.cancel()
-        write?.cancel()
-        timer?.cancel()
-        read = nil
-        write = nil
-        timer = nil
+        state.withLock { state in
+            if state.readSuspended { state.read?.resume() }
+            if state.writeSuspended { state.write?.resume() }
+            state.read?.cancel()
+            state.write?.cancel()
+            state = State()
+        }
     }
 
     func setEnabled(_ enabled: Bool) {
-        if let read, enabled == readSuspended {
-            enabled ? read.resume() : read.suspend()
-            readSuspended = !enabled
-        }
-        if let write, enabled == writeSuspended {
-            enabled ? write.resume() : write.suspend()
-            writeSuspended = !enabled
+        state.withLock { state in
+            if let read = state.read, enabled == state.readSuspended {
+                enabled ? read.resume() : read.suspend()
+                state.readSuspended = !enabled
+            }
+            if let write = state.write, enabled == state.writeSuspended {
+                enabled ? write.resume() : write.suspend()
+                state.writeSuspended = !enabled
+            }
         }
     }
 
@@ -53,16 +63,17 @@ extension DBusConnection {
     static let addWatch: DBusAddWatchFunction = { watch, context in
         guard let watch else { return 0 }
         let connection = DBusConnection.connection(context)
-        let sources = WatchSources(connection: connection)
         let fd = dbus_watch_get_unix_fd(watch)
         let flags = dbus_watch_get_flags(watch)
+        var read: (any DispatchSourceRead)?
+        var write: (any DispatchSourceWrite)?
         if flags & CDBUS_WATCH_READABLE != 0 {
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: connection.queue)
             source.setEventHandler {
                 dbus_watch_handle(watch, CDBUS_WATCH_READABLE)
                 connection.drain()
             }
-            sources.read = source
+            read = source
         }
         if flags & CDBUS_WATCH_WRITABLE != 0 {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: connection.queue)
@@ -70,12 +81,10 @@ extension DBusConnection {
                 dbus_watch_handle(watch, CDBUS_WATCH_WRITABLE)
                 connection.drain()
             }
-            sources.write = source
+            write = source
         }
         // Sources start suspended; `setEnabled` resumes them when libdbus wants them.
-        sources.readSuspended = sources.read != nil
-        sources.writeSuspended = sources.write != nil
-        sources.setEnabled(dbus_watch_get_enabled(watch) != 0)
+        let sources = WatchSources(read: read, write: write, enabled: dbus_watch_get_enabled(watch) != 0)
         dbus_watch_set_data(watch, Unmanaged.passRetained(sources).toOpaque(), DBusConnection.releaseWatchSources)
         return 1
     }
@@ -92,38 +101,17 @@ extension DBusConnection {
 
     static let addTimeout: DBusAddTimeoutFunction = { timeout, context in
         guard let timeout else { return 0 }
-        let connection = DBusConnection.connection(context)
-        let sources = WatchSources(connection: connection)
-        let timer = DispatchSource.makeTimerSource(queue: connection.queue)
-        timer.setEventHandler {
-            dbus_timeout_handle(timeout)
-            connection.drain()
-        }
-        sources.timer = timer
-        schedule(timer, timeout)
-        timer.resume()
-        dbus_timeout_set_data(timeout, Unmanaged.passRetained(sources).toOpaque(), DBusConnection.releaseWatchSources)
+        DBusConnection.connection(context).timeouts.update(timeout)
         return 1
     }
 
-    static let removeTimeout: DBusRemoveTimeoutFunction = { timeout, _ in
+    static let removeTimeout: DBusRemoveTimeoutFunction = { timeout, context in
         guard let timeout else { return }
-        WatchSources.of(dbus_timeout_get_data(timeout))?.cancel()
+        DBusConnection.connection(context).timeouts.remove(timeout)
     }
 
-    static let toggleTimeout: DBusTimeoutToggledFunction = { timeout, _ in
-        guard let timeout, let timer = WatchSources.of(dbus_timeout_get_data(timeout))?.timer else { return }
-        schedule(timer, timeout)
-    }
-
-    /// A disabled timeout is parked at the far future rather than suspended,
-    /// so the source never needs a balancing resume.
-    private static func schedule(_ timer: any DispatchSourceTimer, _ timeout: OpaquePointer) {
-        if dbus_timeout_get_enabled(timeout) != 0 {
-            let interval = DispatchTimeInterval.milliseconds(Int(dbus_timeout_get_interval(timeout)))
-            timer.schedule(deadline: .now() + interval, repeating: interval)
-        } else {
-            timer.schedule(deadline: .distantFuture)
-        }
+    static let toggleTimeout: DBusTimeoutToggledFunction = { timeout, context in
+        guard let timeout else { return }
+        DBusConnection.connection(context).timeouts.update(timeout)
     }
 }

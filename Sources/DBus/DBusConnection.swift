@@ -1,27 +1,37 @@
 internal import CDBus
 internal import Dispatch
 internal import Glibc
+import Synchronization
 
 /// A private connection to a message bus, driven by libdbus's watch and
 /// timeout callbacks on Dispatch sources: no polling thread, and an idle
 /// connection makes no wake-ups.
 ///
-/// Every libdbus call on the connection, and every mutable field here, is
-/// confined to `queue`. That confinement is what makes `@unchecked Sendable`
-/// safe.
+/// Socket and timer events are handled on `queue`. Messages are dispatched
+/// (`dbus_connection_dispatch`) only under `lock`, and calls are sent from the
+/// caller's thread under the same lock, so a reply can never be dispatched
+/// before its notifier is installed, and a call costs no thread hop on the way
+/// out. The fields below are guarded by `lock`; that is what makes
+/// `@unchecked Sendable` safe.
 public final class DBusConnection: @unchecked Sendable {
     let raw: OpaquePointer
     let queue: DispatchQueue
+    let lock = Mutex<Void>(())
+    let timeouts: TimeoutScheduler
+    private let open = Atomic<Bool>(true)
     /// The unique name the bus gave this connection (`:1.42`).
     public let uniqueName: String
 
-    // Confined to `queue`.
+    // Guarded by `lock`.
     var subscriptions: [UInt64: Subscription] = [:]
     var objects: [String: DBusObject] = [:]
     var nextSubscriptionID: UInt64 = 0
-    var isOpen = true
     /// Balances the `passRetained` handed to libdbus as callback context.
     private var callbackContext: Unmanaged<DBusConnection>?
+
+    var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     struct Subscription {
         let rule: MatchRule
@@ -30,8 +40,11 @@ public final class DBusConnection: @unchecked Sendable {
 
     private init(raw: OpaquePointer, label: String) {
         self.raw = raw
-        self.queue = DispatchQueue(label: "waymark.dbus.\(label)")
+        let queue = DispatchQueue(label: "waymark.dbus.\(label)")
+        self.queue = queue
+        self.timeouts = TimeoutScheduler(queue: queue)
         self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// Connects to the system bus (`dbus_bus_get_private`). libdbus reads
@@ -81,7 +94,7 @@ public final class DBusConnection: @unchecked Sendable {
                 }
                 dbus_connection_set_exit_on_disconnect(raw, 0)
                 let connection = DBusConnection(raw: raw, label: address)
-                connection.queue.sync { connection.install() }
+                connection.install()
                 continuation.resume(returning: .success(connection))
             }
         }
@@ -93,69 +106,77 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// Closes the connection. Pending calls fail with `NoReply`, signal streams
-    /// finish. Safe to call more than once.
+    /// finish. Safe to call more than once, from any thread.
     public func close() {
-        queue.sync { shutDown() }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
+            shutDown()
+        } else {
+            queue.sync { shutDown() }
+        }
     }
 
     /// Whether the connection is still open.
     public var isConnected: Bool {
-        queue.sync { isOpen && dbus_connection_get_is_connected(raw) != 0 }
+        isOpen && dbus_connection_get_is_connected(raw) != 0
     }
 
+    /// Runs on `queue`, so no socket or timer handler runs concurrently with it.
     func shutDown() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard isOpen else { return }
-        isOpen = false
+        guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
         dbus_connection_close(raw)
         drain()
-        for path in objects.keys { dbus_connection_unregister_object_path(raw, path) }
-        objects.removeAll()
-        dbus_connection_remove_filter(raw, DBusConnection.filterTrampoline, callbackContext?.toOpaque())
+        let (streams, context) = lock.withLock { _ in
+            for path in objects.keys { dbus_connection_unregister_object_path(raw, path) }
+            objects.removeAll()
+            dbus_connection_remove_filter(raw, DBusConnection.filterTrampoline, callbackContext?.toOpaque())
+            let streams = subscriptions.values.map(\.continuation)
+            subscriptions.removeAll()
+            defer { callbackContext = nil }
+            return (streams, callbackContext)
+        }
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
-        dbus_connection_set_wakeup_main_function(raw, nil, nil, nil)
-        let streams = subscriptions.values.map(\.continuation)
-        subscriptions.removeAll()
+        timeouts.cancel()
         for stream in streams { stream.finish() }
-        callbackContext?.release()
-        callbackContext = nil
+        context?.release()
     }
 
     // MARK: Integration with Dispatch
 
     private func install() {
         let context = Unmanaged.passRetained(self)
-        callbackContext = context
+        lock.withLock { _ in callbackContext = context }
         let pointer = context.toOpaque()
+        timeouts.onFire { [weak self] in self?.drain() }
         dbus_connection_set_watch_functions(
             raw, DBusConnection.addWatch, DBusConnection.removeWatch, DBusConnection.toggleWatch, pointer, nil)
         dbus_connection_set_timeout_functions(
             raw, DBusConnection.addTimeout, DBusConnection.removeTimeout, DBusConnection.toggleTimeout, pointer, nil)
         dbus_connection_set_dispatch_status_function(raw, DBusConnection.dispatchStatusChanged, pointer, nil)
-        dbus_connection_set_wakeup_main_function(raw, DBusConnection.wakeUp, pointer, nil)
         dbus_connection_add_filter(raw, DBusConnection.filterTrampoline, pointer, nil)
         drain()
     }
 
     /// Delivers every message libdbus has read (`dbus_connection_dispatch`).
     func drain() {
-        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        lock.withLock { _ in
+            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        }
     }
 
     static func connection(_ context: UnsafeMutableRawPointer?) -> DBusConnection {
         Unmanaged<DBusConnection>.fromOpaque(context!).takeUnretainedValue()
     }
 
+    /// Messages became available outside a socket handler (which drains by
+    /// itself when it returns). No wake-up function is installed: libdbus
+    /// uses it to make a poll loop re-read its watches, and Dispatch sources
+    /// follow watch toggles directly.
     private static let dispatchStatusChanged: DBusDispatchStatusFunction = { _, status, context in
         guard status == DBUS_DISPATCH_DATA_REMAINS else { return }
         let connection = DBusConnection.connection(context)
-        connection.queue.async { if connection.isOpen { connection.drain() } }
-    }
-
-    private static let wakeUp: DBusWakeupMainFunction = { context in
-        let connection = DBusConnection.connection(context)
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(connection) { return }
         connection.queue.async { if connection.isOpen { connection.drain() } }
     }
 }

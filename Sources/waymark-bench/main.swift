@@ -1,1 +1,20 @@
-print("x")
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+
+func bench() async throws -> BenchReport {
+    var report = BenchReport()
+    try await DBusBench(quick: quick).run(into: &report)
+    try StorageBench(quick: quick).run(into: &report)
+    report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
+    return report
+}
+
+do {
+    let report = try await bench()
+    print(arguments.contains("--json") ? report.json : report.text)
+} catch {
+    FileHandle.standardError.write(Data("waymark-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Figures printed by the bench: each with its unit, and where there is a
+/// baseline measured in the same run, the ratio against it.
+struct BenchReport {
+    struct Figure: Encodable {
+        var name: String
+        var value: Double
+        var unit: String
+        var baseline: Double?
+        var baselineName: String?
+        var note: String?
+        var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
+
+        enum CodingKeys: String, CodingKey { case name, value, unit, baseline, baselineName = "baseline_name", note, ratio }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(value, forKey: .value)
+            try container.encode(unit, forKey: .unit)
+            try container.encodeIfPresent(baseline, forKey: .baseline)
+            try container.encodeIfPresent(baselineName, forKey: .baselineName)
+            try container.encodeIfPresent(note, forKey: .note)
+            try container.encodeIfPresent(ratio, forKey: .ratio)
+        }
+    }
+
+    var figures: [Figure] = []
+
+    mutating func add(_ name: String, _ value: Double, unit: String, baseline: Double? = nil, baselineName: String? = nil, note: String? = nil) {
+        figures.append(Figure(name: name, value: value, unit: unit, baseline: baseline, baselineName: baselineName, note: note))
+    }
+
+    var text: String {
+        figures.map { figure in
+            var line = figure.name.padding(toLength: 30, withPad: " ", startingAt: 0) + format(figure.value) + " " + figure.unit
+            if let baseline = figure.baseline, let ratio = figure.ratio {
+                line += "   vs \(figure.baselineName ?? "baseline") \(format(baseline)) \(figure.unit): \(String(format: "%.2f", ratio))×"
+            }
+            if let note = figure.note { line += "   (\(note))" }
+            return line
+        }.joined(separator: "\n")
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return String(decoding: (try? encoder.encode(["figures": figures])) ?? Data(), as: UTF8.self)
+    }
+
+    private func format(_ value: Double) -> String {
+        value >= 100 ? String(Int(value.rounded())) : String(format: "%.2f", value)
+    }
+}
+
+enum ResourceUsage {
+    /// VmHWM from /proc/self/status, in MiB.
+    static var residentMegabytes: Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        return kilobytes / 1024
+    }
+}
+
+/// Seconds taken by `body`, on the monotonic clock.
+func measure(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
