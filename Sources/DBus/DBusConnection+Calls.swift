@@ -19,24 +19,11 @@ extension DBusConnection {
     public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
-            guard isOpen else { return continuation.resume(returning: .failure(.disconnected)) }
-            guard let outgoing = message.forSending() else { return continuation.resume(returning: .failure(.outOfMemory)) }
-            // Under the dispatch lock, the reply cannot be dispatched before the
-            // notifier is in place, even if it arrives at once.
-            let failure: DBusError? = lock.withLock { _ in
-                var pending: OpaquePointer?
-                guard dbus_connection_send_with_reply(raw, outgoing.raw, &pending, max(milliseconds, 1)) != 0 else { return .outOfMemory }
-                guard let pending else { return .disconnected }
-                let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
-                guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
-                    Unmanaged<ReplyBox>.fromOpaque(box).release()
-                    dbus_pending_call_cancel(pending)
-                    dbus_pending_call_unref(pending)
-                    return .outOfMemory
+            queue.async { [self] in
+                if let failure = startCall(message, continuation, milliseconds: milliseconds) {
+                    continuation.resume(returning: .failure(failure))
                 }
-                return nil
             }
-            if let failure { continuation.resume(returning: .failure(failure)) }
         }
         let reply = try result.get()
         if let error = reply.error { throw error }
@@ -54,9 +41,40 @@ extension DBusConnection {
     }
 
     /// Sends without waiting for a reply: signals, and calls flagged no-reply.
+    /// Messages leave in the order they were given, calls included.
     public func send(_ message: DBusMessage) throws(DBusError) {
         guard isOpen, let outgoing = message.forSending() else { throw .disconnected }
-        guard dbus_connection_send(raw, outgoing.raw, nil) != 0 else { throw .outOfMemory }
+        queue.async { [self] in
+            if isOpen { dbus_connection_send(raw, outgoing.raw, nil) }
+        }
+    }
+
+    /// On the queue: sends `message` and arranges for `continuation` to get
+    /// the reply. Returns nil once that is arranged, else why it failed (the
+    /// continuation is then still the caller's to resume).
+    ///
+    /// All sending happens on the queue because libdbus toggles socket watches
+    /// while sending, and it silently drops a toggle made while another thread
+    /// is toggling: a send from a second thread could sit unsent.
+    private func startCall(
+        _ message: DBusMessage, _ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>,
+        milliseconds: Int32
+    ) -> DBusError? {
+        guard isOpen else { return .disconnected }
+        guard let outgoing = message.forSending() else { return .outOfMemory }
+        var pending: OpaquePointer?
+        guard dbus_connection_send_with_reply(raw, outgoing.raw, &pending, max(milliseconds, 1)) != 0 else { return .outOfMemory }
+        guard let pending else { return .disconnected }
+        let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
+        // Replies are dispatched only on this queue, so the call cannot
+        // complete before the notifier is in place.
+        guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
+            Unmanaged<ReplyBox>.fromOpaque(box).release()
+            dbus_pending_call_cancel(pending)
+            dbus_pending_call_unref(pending)
+            return .outOfMemory
+        }
+        return nil
     }
 
     /// Emits a signal from `path`.
@@ -67,7 +85,7 @@ extension DBusConnection {
     // MARK: Pending calls
 
     /// Holds a caller's continuation until libdbus reports the reply. Touched
-    /// only by libdbus callbacks, which run under the dispatch lock.
+    /// only on the queue.
     final class ReplyBox: @unchecked Sendable {
         var continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>?
         init(_ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) {

@@ -7,12 +7,11 @@ import Synchronization
 /// timeout callbacks on Dispatch sources: no polling thread, and an idle
 /// connection makes no wake-ups.
 ///
-/// Socket and timer events are handled on `queue`. Messages are dispatched
-/// (`dbus_connection_dispatch`) only under `lock`, and calls are sent from the
-/// caller's thread under the same lock, so a reply can never be dispatched
-/// before its notifier is installed, and a call costs no thread hop on the way
-/// out. The fields below are guarded by `lock`; that is what makes
-/// `@unchecked Sendable` safe.
+/// Every libdbus call that can touch the socket (sending, handling watches
+/// and timeouts, dispatching) runs on `queue`. The subscription and object
+/// tables are also reached from callers' threads, so they are guarded by
+/// `lock`, which dispatching holds too. That is what makes `@unchecked
+/// Sendable` safe.
 public final class DBusConnection: @unchecked Sendable {
     let raw: OpaquePointer
     let queue: DispatchQueue

@@ -13,7 +13,7 @@ struct ConfigurationTests {
     @Test func everyDocumentedDefaultParsesToTheBuiltInDefault() throws {
         // Uncomment every `#Key = default` line of the generated file.
         let text = Configuration.documentedDefaults.split(separator: "\n").map { line in
-            line.hasPrefix("#") && line.contains(" = ") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)
+            line.hasPrefix("#") && line.contains(" =") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)
         }.joined(separator: "\n")
         #expect(try Configuration.parse(text, file: "defaults.conf") == Configuration())
     }

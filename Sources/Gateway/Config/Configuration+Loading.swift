@@ -46,7 +46,7 @@ extension Configuration {
         for section in ConfigSchema.sections {
             text += "\n[\(section)]\n"
             for key in ConfigSchema.keys where key.section == section {
-                text += "# \(key.help)\n#\(key.name) = \(key.defaultText)\n"
+                text += "# \(key.help)\n#\(key.name) =" + (key.defaultText.isEmpty ? "" : " " + key.defaultText) + "\n"
             }
         }
         return text

@@ -14,12 +14,10 @@ actor DaemonState {
         self.reloads = reloads
     }
 
-    /// Stores a new requirement set; returns whether it changed.
-    func update(missing new: [Requirement]) -> Bool {
-        let sorted = new.sorted()
-        guard sorted != missing else { return false }
-        missing = sorted
-        return true
+    /// Stores a new requirement set and returns the one it replaced.
+    func update(missing new: [Requirement]) -> [Requirement] {
+        defer { missing = new.sorted() }
+        return missing
     }
 
     func requestReload() { reloads.yield() }

@@ -52,7 +52,7 @@ struct GatewayDaemon {
         }
         if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
         var configuration = configuration
-        await evaluate(configuration, bus: bus, state: state, store: store)
+        await evaluate(configuration, bus: bus, state: state, store: store, initialised: false)
         // The name appears only once the state behind it is known.
         if let bus { await publish(state, on: bus) }
         SystemdNotifier.notify("READY=1\nSTATUS=running")
@@ -88,17 +88,21 @@ struct GatewayDaemon {
     }
 
     /// Re-checks every requirement; logs, stores and announces a change.
-    private func evaluate(_ configuration: Configuration, bus: DBusConnection?, state: DaemonState, store: GatewayStore) async {
+    private func evaluate(
+        _ configuration: Configuration, bus: DBusConnection?, state: DaemonState, store: GatewayStore, initialised: Bool = true
+    ) async {
         async let bluetooth = BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
         async let location = LocationProbe(source: configuration.location.source).missing()
-        let missing = await bluetooth + location
-        guard await state.update(missing: missing) else { return }
-        let sorted = missing.sorted()
-        if sorted.isEmpty {
-            Log.notice("all requirements present")
-        } else {
-            for requirement in sorted { Log.warning("requirement missing: \(requirement.rawValue): \(requirement.hint)") }
+        let sorted = (await bluetooth + location).sorted()
+        let previous = await state.update(missing: sorted)
+        guard sorted != previous || !initialised else { return }
+        for requirement in sorted where !previous.contains(requirement) {
+            Log.warning("requirement missing: \(requirement.rawValue): \(requirement.hint)")
         }
+        for requirement in previous where !sorted.contains(requirement) {
+            Log.notice("requirement restored: \(requirement.rawValue)")
+        }
+        if sorted.isEmpty { Log.notice("all requirements present") }
         try? store.record("requirementsMissing", detail: ["missing": sorted.map(\.rawValue).joined(separator: " ")])
         try? bus?.emitPropertiesChanged(
             path: ControlInterface.path, interface: ControlInterface.interface,
