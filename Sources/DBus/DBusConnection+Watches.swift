@@ -1,5 +1,6 @@
 internal import CDBus
 internal import Dispatch
+internal import Glibc
 import Synchronization
 
 /// The Dispatch sources behind one libdbus watch (a socket direction).
@@ -68,25 +69,39 @@ extension DBusConnection {
         var read: (any DispatchSourceRead)?
         var write: (any DispatchSourceWrite)?
         if flags & CDBUS_WATCH_READABLE != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: connection.queue)
+            guard let copy = duplicate(fd) else { return 0 }
+            let source = DispatchSource.makeReadSource(fileDescriptor: copy, queue: connection.queue)
             source.setEventHandler {
                 dbus_watch_handle(watch, CDBUS_WATCH_READABLE)
                 connection.drain()
             }
+            source.setCancelHandler { Glibc.close(copy) }
             read = source
         }
         if flags & CDBUS_WATCH_WRITABLE != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: connection.queue)
+            guard let copy = duplicate(fd) else { return 0 }
+            let source = DispatchSource.makeWriteSource(fileDescriptor: copy, queue: connection.queue)
             source.setEventHandler {
                 dbus_watch_handle(watch, CDBUS_WATCH_WRITABLE)
                 connection.drain()
             }
+            source.setCancelHandler { Glibc.close(copy) }
             write = source
         }
         // Sources start suspended; `setEnabled` resumes them when libdbus wants them.
         let sources = WatchSources(read: read, write: write, enabled: dbus_watch_get_enabled(watch) != 0)
         dbus_watch_set_data(watch, Unmanaged.passRetained(sources).toOpaque(), DBusConnection.releaseWatchSources)
         return 1
+    }
+
+    /// Each source watches its own duplicate of libdbus's socket, closed only
+    /// in the source's cancel handler. libdbus closes its descriptor as soon
+    /// as the connection closes, while Dispatch unregisters a cancelled source
+    /// later; watching libdbus's own number would let a new connection that
+    /// reuses it join the stale registration and never hear from its socket.
+    private static func duplicate(_ fd: Int32) -> Int32? {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        return copy >= 0 ? copy : nil
     }
 
     static let removeWatch: DBusRemoveWatchFunction = { watch, _ in

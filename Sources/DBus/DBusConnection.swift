@@ -93,7 +93,7 @@ public final class DBusConnection: @unchecked Sendable {
                 }
                 dbus_connection_set_exit_on_disconnect(raw, 0)
                 let connection = DBusConnection(raw: raw, label: address)
-                connection.install()
+                connection.queue.sync { connection.install() }
                 continuation.resume(returning: .success(connection))
             }
         }
