@@ -20,12 +20,17 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth"], swiftSettings: strict),
+        .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
+
+        // Pure decoders of advertising payloads.
+        .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
@@ -46,12 +51,17 @@ let package = Package(
             name: "PeerHarness",
             dependencies: ["DBus"],
             path: "Tests/Support",
+            exclude: ["demo.sh"],
             resources: [.copy("Templates")],
             swiftSettings: strict
         ),
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(
+            name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "PeerHarness"],
+            resources: [.copy("vectors.json")], swiftSettings: strict
+        ),
         .testTarget(
             name: "GatewayTests",
             dependencies: ["Gateway", "Storage", "DBus", "PeerHarness"],

@@ -1,0 +1,50 @@
+/// One decoded advertising payload. Formats not recognised come back as
+/// `.unknown` with their bytes, never as an error.
+public enum Advertisement: Sendable, Hashable {
+    case iBeacon(IBeacon)
+    case altBeacon(AltBeacon)
+    case eddystoneUID(EddystoneUID)
+    case eddystoneURL(EddystoneURL)
+    case eddystoneTLM(EddystoneTLM)
+    case eddystoneEID(EddystoneEID)
+    case ruuvi(RuuviReading)
+    case btHome(BTHomePacket)
+    case unknown(Payload)
+
+    /// Where an advertising payload came from: manufacturer data (keyed by
+    /// company id) or service data (keyed by UUID).
+    public enum Payload: Sendable, Hashable {
+        case manufacturer(companyID: UInt16, data: [UInt8])
+        case service(uuid: String, data: [UInt8])
+    }
+
+    /// The format's short name, as used in JSON and tables.
+    public var format: String {
+        switch self {
+        case .iBeacon: "ibeacon"
+        case .altBeacon: "altbeacon"
+        case .eddystoneUID: "eddystone-uid"
+        case .eddystoneURL: "eddystone-url"
+        case .eddystoneTLM: "eddystone-tlm"
+        case .eddystoneEID: "eddystone-eid"
+        case .ruuvi: "ruuvi"
+        case .btHome: "bthome"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// A stable identity for pairing that does not depend on the (often
+    /// rotating) Bluetooth address: `ibeacon:UUID:MAJOR:MINOR`,
+    /// `eddystone:NAMESPACE:INSTANCE`, `altbeacon:UUID:MAJOR:MINOR`, or the
+    /// device's own MAC from the payload for Ruuvi and BTHome.
+    public var identity: String? {
+        switch self {
+        case .iBeacon(let b): "ibeacon:\(b.uuid):\(b.major):\(b.minor)"
+        case .altBeacon(let b): "altbeacon:\(b.uuid):\(b.major):\(b.minor)"
+        case .eddystoneUID(let b): "eddystone:\(b.namespace):\(b.instance)"
+        case .ruuvi(let r): r.mac.map { "ruuvi:\($0)" }
+        case .btHome(let p): p.mac.map { "bthome:\($0)" }
+        case .eddystoneURL, .eddystoneTLM, .eddystoneEID, .unknown: nil
+        }
+    }
+}

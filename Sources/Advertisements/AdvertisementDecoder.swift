@@ -1,0 +1,52 @@
+/// Turns manufacturer and service data, as BlueZ reports them, into typed
+/// advertisements. Pure functions: no I/O, no state (replay protection for
+/// BTHome is `BTHomeReplayGuard`, kept by the caller).
+public enum AdvertisementDecoder {
+    static let eddystoneUUID: UInt16 = 0xFEAA
+
+    /// Decodes manufacturer data; `data` is the payload after the company id,
+    /// as in BlueZ's `ManufacturerData` dictionary.
+    public static func decode(companyID: UInt16, _ data: [UInt8]) -> Advertisement {
+        if companyID == IBeacon.companyID, let beacon = IBeacon(data) { return .iBeacon(beacon) }
+        if companyID == RuuviReading.companyID, let reading = RuuviReading(data) { return .ruuvi(reading) }
+        // AltBeacon may use any company id; it is recognised by its beacon code.
+        if let beacon = AltBeacon(companyID: companyID, data) { return .altBeacon(beacon) }
+        return .unknown(.manufacturer(companyID: companyID, data: data))
+    }
+
+    /// Decodes service data keyed by `uuid` (BlueZ's 128-bit form, or a
+    /// 16-bit short form such as `feaa`). A BTHome packet that is encrypted
+    /// needs the device's `bindkey` and `address` (display order).
+    public static func decode(serviceUUID uuid: String, _ data: [UInt8], bindkey: [UInt8]? = nil, address: [UInt8]? = nil) -> Advertisement {
+        switch shortUUID(uuid) {
+        case eddystoneUUID:
+            if let frame = eddystone(data) { return frame }
+        case BTHomeDecoder.serviceUUID:
+            if let packet = BTHomeDecoder.decode(data, bindkey: bindkey, address: address) { return .btHome(packet) }
+        default:
+            break
+        }
+        return .unknown(.service(uuid: uuid, data: data))
+    }
+
+    private static func eddystone(_ frame: [UInt8]) -> Advertisement? {
+        switch frame.first {
+        case 0x00: EddystoneUID(frame).map(Advertisement.eddystoneUID)
+        case 0x10: EddystoneURL(frame).map(Advertisement.eddystoneURL)
+        case 0x20: EddystoneTLM(frame).map(Advertisement.eddystoneTLM)
+        case 0x30: EddystoneEID(frame).map(Advertisement.eddystoneEID)
+        default: nil
+        }
+    }
+
+    /// `0000feaa-0000-1000-8000-00805f9b34fb` or `feaa` → 0xFEAA; nil for a
+    /// UUID outside the Bluetooth base range.
+    public static func shortUUID(_ uuid: String) -> UInt16? {
+        let lower = uuid.lowercased()
+        if lower.utf8.count == 4 || (lower.hasPrefix("0x") && lower.utf8.count == 6) {
+            return UInt16(lower.hasPrefix("0x") ? String(lower.dropFirst(2)) : lower, radix: 16)
+        }
+        guard lower.utf8.count == 36, lower.hasPrefix("0000"), lower.hasSuffix("-0000-1000-8000-00805f9b34fb") else { return nil }
+        return UInt16(lower.dropFirst(4).prefix(4), radix: 16)
+    }
+}
