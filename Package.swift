@@ -31,6 +31,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
@@ -58,6 +59,9 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(
+            name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
+        ),
         .testTarget(
             name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict

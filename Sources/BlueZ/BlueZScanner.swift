@@ -1,0 +1,169 @@
+public import DBus
+internal import Dispatch
+
+/// Scans for BLE advertisements through BlueZ's D-Bus API and turns every
+/// Device1 update into a `Sighting`.
+///
+/// It subscribes to InterfacesAdded, InterfacesRemoved and PropertiesChanged
+/// first and only then reads `GetManagedObjects`, so no update falls between
+/// the two. It follows bluetoothd leaving and returning and adapters coming
+/// and going, restarting discovery each time; a watchdog restarts discovery
+/// (then power-cycles the adapter) when adverts stop. Timers run on the
+/// injected clock.
+public actor BlueZScanner<C: Clock> where C.Duration == Duration {
+    public nonisolated let sightings: AsyncStream<Sighting>
+    public nonisolated let events: AsyncStream<ScannerEvent>
+    private let sightingSink: AsyncStream<Sighting>.Continuation
+    private let eventSink: AsyncStream<ScannerEvent>.Continuation
+
+    let connection: DBusConnection
+    let options: ScannerOptions
+    let clock: C
+
+    var devices: [String: DeviceRecord] = [:]
+    var adapterPath: String?
+    private(set) public var state: BluetoothState = .starting
+    var lastAdvert: C.Instant
+    /// Origin of the table's `lastSeen` times, on the injected clock.
+    let origin: C.Instant
+    /// Bumped whenever discovery is (re)started, so an older attempt that
+    /// resumes after an await knows it was overtaken.
+    var generation = 0
+    var watchdogStrikes = 0
+    private var tasks: [Task<Void, Never>] = []
+    var timers: [Task<Void, Never>] = []
+
+    public init(connection: DBusConnection, options: ScannerOptions = ScannerOptions(), clock: C) {
+        self.connection = connection
+        self.options = options
+        self.clock = clock
+        self.lastAdvert = clock.now
+        self.origin = clock.now
+        (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
+        (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
+    }
+
+    /// Subscribes, reads the current objects and starts discovery.
+    public func start() async throws(DBusError) {
+        let owners = try await connection.ownerChanges(of: "org.bluez")
+        let objects = try await connection.signals(matching: MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/"))
+        let properties = try await connection.signals(matching: MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            pathNamespace: "/org/bluez"))
+        tasks.append(Task { [weak self] in
+            var first = true
+            for await owner in owners {
+                // The first element is the owner at subscription; synchronize() reads it anyway.
+                if first { first = false; continue }
+                await self?.ownerChanged(to: owner)
+            }
+        })
+        tasks.append(Task { [weak self] in
+            for await message in objects { await self?.objectsChanged(message) }
+        })
+        tasks.append(Task { [weak self] in
+            for await message in properties {
+                guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
+                      let interface = arguments[0].string, let changed = arguments[1].stringKeyed else { continue }
+                await self?.propertiesChanged(path: path, interface: interface, changed: changed)
+            }
+        })
+        await synchronize(reason: "start")
+    }
+
+    /// Stops discovery and ends both streams.
+    public func stop() async {
+        (tasks + timers).forEach { $0.cancel() }
+        tasks.removeAll()
+        timers.removeAll()
+        if let adapterPath, state == .scanning {
+            _ = try? await connection.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
+        }
+        sightingSink.finish()
+        eventSink.finish()
+    }
+
+    /// Devices tracked right now.
+    public var deviceCount: Int { devices.count }
+
+    // MARK: State
+
+    func enter(_ new: BluetoothState) {
+        guard new != state else { return }
+        state = new
+        eventSink.yield(.state(new))
+        if new != .scanning {
+            timers.forEach { $0.cancel() }
+            timers.removeAll()
+        }
+    }
+
+    func report(_ event: ScannerEvent) { eventSink.yield(event) }
+
+    /// Nanoseconds since the scanner was made, on the injected clock.
+    var tick: UInt64 {
+        let elapsed = origin.duration(to: clock.now).components
+        return UInt64(max(elapsed.seconds, 0)) * 1_000_000_000 + UInt64(max(elapsed.attoseconds, 0) / 1_000_000_000)
+    }
+
+    func emit(_ record: DeviceRecord) {
+        lastAdvert = clock.now
+        watchdogStrikes = 0
+        sightingSink.yield(record.sighting(at: DispatchTime.now().uptimeNanoseconds))
+    }
+
+    /// Reads every object and picks the adapter; starts discovery if it can.
+    func synchronize(reason: String) async {
+        let reply: [DBusValue]
+        do {
+            guard try await connection.owner(of: "org.bluez") != nil else { return lose(.serviceAbsent) }
+            reply = try await connection.call(
+                destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager",
+                method: "GetManagedObjects", timeout: .seconds(10))
+        } catch {
+            return lose(Self.state(for: error))
+        }
+        let objects = reply.first?.stringKeyed ?? [:]
+        var adapters: [String: [String: DBusValue]] = [:]
+        let now = tick
+        for (path, value) in objects {
+            guard let interfaces = value.stringKeyed else { continue }
+            if let adapter = interfaces["org.bluez.Adapter1"]?.stringKeyed { adapters[path] = adapter }
+            if let device = interfaces["org.bluez.Device1"]?.stringKeyed, devices[path] == nil, let address = DeviceRecord.address(fromPath: path) {
+                var record = DeviceRecord(address: address, lastSeen: now)
+                record.apply(device)
+                remember(record, at: path)
+            }
+        }
+        guard let (path, properties) = choose(adapters) else {
+            adapterPath = nil
+            return enter(.noAdapter)
+        }
+        adapterPath = path
+        guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }
+        await startDiscovery(reason: reason)
+    }
+
+    func lose(_ new: BluetoothState) {
+        adapterPath = nil
+        enter(new)
+    }
+
+    private func choose(_ adapters: [String: [String: DBusValue]]) -> (String, [String: DBusValue])? {
+        if let wanted = options.adapter {
+            return adapters.first { path, properties in
+                path.hasSuffix("/" + wanted) || properties["Address"]?.string?.uppercased() == wanted.uppercased()
+            }
+        }
+        return adapters.keys.sorted().first.map { ($0, adapters[$0]!) }
+    }
+
+    static func state(for error: DBusError) -> BluetoothState {
+        switch error.name {
+        case .accessDenied?: .accessDenied
+        case .serviceUnknown?, .nameHasNoOwner?, .noReply?: .serviceAbsent
+        default: error == .disconnected ? .busUnavailable : .serviceAbsent
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// What stands between the gateway and scanning, from BlueZ's side.
+public enum BluetoothState: String, Sendable, Hashable {
+    /// Discovery is running on the adapter.
+    case scanning
+    /// Everything is present; discovery is being (re)started.
+    case starting
+    /// Nothing owns `org.bluez`: bluetoothd is not running.
+    case serviceAbsent = "service-absent"
+    /// D-Bus policy denies access to `org.bluez`.
+    case accessDenied = "access-denied"
+    /// No adapter, or not the configured one.
+    case noAdapter = "no-adapter"
+    /// The adapter is powered off (or rfkill-blocked).
+    case poweredOff = "powered-off"
+    /// The system bus itself is gone.
+    case busUnavailable = "bus-unavailable"
+}

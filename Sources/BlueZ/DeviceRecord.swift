@@ -1,0 +1,50 @@
+import DBus
+
+/// What the scanner remembers about one device object.
+struct DeviceRecord: Sendable {
+    var address: String
+    var addressType: String?
+    var rssi: Int?
+    var txPower: Int?
+    var name: String?
+    var manufacturerData: [UInt16: [UInt8]] = [:]
+    var serviceData: [String: [UInt8]] = [:]
+    var paired = false
+    var lastSeen: UInt64
+
+    /// Applies Device1 properties (from InterfacesAdded or PropertiesChanged).
+    mutating func apply(_ properties: [String: DBusValue]) {
+        for (key, value) in properties {
+            switch key {
+            case "Address": if let v = value.string { address = v }
+            case "AddressType": addressType = value.string
+            case "RSSI": rssi = value.int64.map(Int.init)
+            case "TxPower": txPower = value.int64.map(Int.init)
+            case "Name", "Alias": if key == "Name" || name == nil { name = value.string }
+            case "Paired": paired = value.bool ?? paired
+            case "ManufacturerData":
+                // A malformed value (like python-dbusmock's aa{qv}) is ignored, not fatal.
+                guard let entries = value.integerKeyed else { continue }
+                manufacturerData = entries.reduce(into: [:]) { out, entry in
+                    if let id = UInt16(exactly: entry.key), let bytes = entry.value.bytes { out[id] = bytes }
+                }
+            case "ServiceData":
+                guard let entries = value.stringKeyed else { continue }
+                serviceData = entries.compactMapValues(\.bytes)
+            default: continue
+            }
+        }
+    }
+
+    func sighting(at time: UInt64) -> Sighting {
+        Sighting(
+            address: address, addressType: addressType, rssi: rssi, txPower: txPower, name: name,
+            manufacturerData: manufacturerData, serviceData: serviceData, paired: paired, uptimeNanoseconds: time)
+    }
+
+    /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` → `AA:BB:CC:DD:EE:FF`.
+    static func address(fromPath path: String) -> String? {
+        guard let last = path.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
+        return last.dropFirst(4).split(separator: "_").joined(separator: ":")
+    }
+}

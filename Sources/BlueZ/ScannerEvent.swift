@@ -1,0 +1,15 @@
+/// Things the scanner reports besides sightings, for logs and counters.
+public enum ScannerEvent: Sendable, Equatable {
+    case state(BluetoothState)
+    /// Discovery was (re)started on the adapter at `path`; `reason` says why.
+    case discoveryStarted(adapter: String, reason: String)
+    /// No advert for the watchdog period while discovery should run.
+    case watchdogFired(step: WatchdogStep)
+    /// Devices removed from BlueZ's cache because they were not seen for long.
+    case devicesExpired(count: Int)
+
+    public enum WatchdogStep: String, Sendable, Equatable {
+        case restartDiscovery = "restart-discovery"
+        case powerCycle = "power-cycle"
+    }
+}

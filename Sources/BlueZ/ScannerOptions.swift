@@ -1,0 +1,19 @@
+/// Tunables of `BlueZScanner`; the config file's `[Bluetooth]` section.
+public struct ScannerOptions: Sendable {
+    /// `hci0` or an adapter address; nil for the first adapter.
+    public var adapter: String?
+    /// With discovery on and no advert for this long, restart discovery; if
+    /// that brings nothing, power-cycle the adapter.
+    public var watchdog: Duration = .seconds(60)
+    /// Unpaired devices unseen this long are removed from BlueZ.
+    public var deviceExpiry: Duration = .seconds(300)
+    /// Devices tracked at most; beyond it the longest-unseen are dropped.
+    public var maxDevices = 4096
+    /// Attempts for a discovery call that fails with InProgress, NotReady or
+    /// UnknownObject.
+    public var discoveryAttempts = 5
+    /// Wait before retry n is n times this.
+    public var retryDelay: Duration = .milliseconds(200)
+
+    public init(adapter: String? = nil) { self.adapter = adapter }
+}

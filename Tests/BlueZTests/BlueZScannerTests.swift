@@ -1,0 +1,270 @@
+import Advertisements
+import BlueZ
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+/// The scanner against python-dbusmock's BlueZ on a private bus.
+@Suite(.serialized)
+struct BlueZScannerTests {
+    static let ibeacon = DBusDictEntry(.uint16(0x004C), .variant(.bytes(Advertisement.parseHex("0215e2c56db5dffb48d2b060d0f5a71096e000640000c5")!)))
+    static let ruuvi = DBusDictEntry(.uint16(0x0499), .variant(.bytes(Advertisement.parseHex("0512fc5394c37c0004fffc040cac364200cdcbb8334c884f")!)))
+    static let tlm = DBusDictEntry(.string("0000feaa-0000-1000-8000-00805f9b34fb"), .variant(.bytes(Advertisement.parseHex("20000b1813000000146700002ac4")!)))
+    static let bthome = DBusDictEntry(.string("0000fcd2-0000-1000-8000-00805f9b34fb"), .variant(.bytes(Advertisement.parseHex("4002ca0903bf13")!)))
+
+    @Test func beaconsAndTagsAppearAndDecode() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        #expect(await scanner.state == .scanning)
+
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [Self.ibeacon])
+        try await rig.addDevice("C0:FF:EE:00:00:02", service: [Self.tlm])
+        try await rig.addDevice("C0:FF:EE:00:00:03", manufacturer: [Self.ruuvi])
+        try await rig.addDevice("C0:FF:EE:00:00:04", service: [Self.bthome])
+
+        var formats: [String: String] = [:]
+        let sightings = scanner.sightings
+        try await withDeadline(.seconds(5), "four decoded devices") {
+            var seen: [String: String] = [:]
+            for await sighting in sightings {
+                seen[sighting.address] = decode(sighting).map(\.format).joined(separator: ",")
+                if seen.count == 4 { return seen }
+            }
+            return seen
+        }.forEach { formats[$0.key] = $0.value }
+        #expect(formats == [
+            "C0:FF:EE:00:00:01": "ibeacon", "C0:FF:EE:00:00:02": "eddystone-tlm",
+            "C0:FF:EE:00:00:03": "ruuvi", "C0:FF:EE:00:00:04": "bthome",
+        ])
+
+        // An RSSI-only update still becomes a sighting, with the last payload.
+        try await rig.advertise("C0:FF:EE:00:00:01", rssi: -42)
+        let update = try await sightings.next(within: .seconds(5), "RSSI update")
+        #expect(update.rssi == -42)
+        #expect(update.manufacturerData[0x004C] != nil)
+        await scanner.stop()
+    }
+
+    @Test func discoveryRestartsWithinTwoSecondsWhenBlueZComesBack() async throws {
+        var rig = try await Rig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        let events = scanner.events
+
+        rig.mock.process.kill(SIGKILL)
+        #expect(try await events.first(within: .seconds(5)) { $0 == .state(.serviceAbsent) })
+
+        try await rig.restartMock()
+        let returned = ContinuousClock.now
+        try await rig.addAdapter()
+        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        #expect(ContinuousClock.now - returned < .seconds(2))
+        #expect(try await rig.isDiscovering())
+        await scanner.stop()
+    }
+
+    @Test func discoveryRestartsWhenTheAdapterIsRemovedAndReAdded() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        let events = scanner.events
+
+        try await rig.mock.control(rig.connection, "RemoveAdapter", [.string("hci0")])
+        #expect(try await events.first(within: .seconds(5)) { $0 == .state(.noAdapter) })
+        let back = ContinuousClock.now
+        try await rig.addAdapter()
+        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        #expect(ContinuousClock.now - back < .seconds(2))
+        await scanner.stop()
+    }
+
+    @Test func requirementStatesAreReported() async throws {
+        // No adapter.
+        do {
+            let rig = try await Rig()
+            defer { rig.stop() }
+            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            try await scanner.start()
+            #expect(await scanner.state == .noAdapter)
+            await scanner.stop()
+        }
+        // A policy that denies org.bluez.
+        do {
+            let rig = try await Rig(policy: .denyBlueZ)
+            defer { rig.stop() }
+            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            try await scanner.start()
+            #expect(await scanner.state == .accessDenied)
+            await scanner.stop()
+        }
+        // An adapter that is off.
+        do {
+            let rig = try await Rig()
+            defer { rig.stop() }
+            try await rig.addAdapter()
+            try await rig.setPowered(false)
+            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            try await scanner.start()
+            #expect(await scanner.state == .poweredOff)
+            let events = scanner.events
+            try await rig.setPowered(true)
+            #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+            await scanner.stop()
+        }
+    }
+
+    @Test func aRealBluetoothdThatCannotStartIsReportedAbsentWithoutHanging() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let daemon = try ChildProcess(
+            "/usr/libexec/bluetooth/bluetoothd", ["-n"], aptPackage: "bluez", environment: bus.environment,
+            logPath: bus.directory.file("bluetoothd.log"))
+        // With no kernel Bluetooth it fails at once ("Failed to access management interface").
+        let status = try daemon.wait(timeout: 10)
+        #expect(status != 0)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
+        try await withDeadline(.seconds(5), "scanner start") { try await scanner.start() }
+        #expect(await scanner.state == .serviceAbsent)
+        await scanner.stop()
+    }
+
+    @Test func theWatchdogRestartsDiscoveryThenPowerCyclesOnTheInjectedClock() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let clock = TestClock()
+        var options = ScannerOptions()
+        options.watchdog = .seconds(60)
+        options.deviceExpiry = .seconds(3600)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.start()
+        let events = scanner.events
+        _ = try await events.next(within: .seconds(5), "first discovery")
+
+        // Watchdog and sweep both sleep on the clock; nothing happens before the period.
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(59))
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(2))
+        #expect(try await events.first(within: .seconds(5)) { $0 == .watchdogFired(step: .restartDiscovery) })
+        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(61))
+        #expect(try await events.first(within: .seconds(5)) { $0 == .watchdogFired(step: .powerCycle) })
+        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        await scanner.stop()
+    }
+
+    @Test func unseenUnpairedDevicesAreRemovedFromBlueZ() async throws {
+        let rig = try await Rig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let clock = TestClock()
+        var options = ScannerOptions()
+        options.watchdog = .seconds(3600)
+        options.deviceExpiry = .seconds(300)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.start()
+        try await rig.addDevice("C0:FF:EE:00:00:09", manufacturer: [Self.ibeacon])
+        _ = try await scanner.sightings.next(within: .seconds(5), "sighting")
+        let events = scanner.events
+
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(150))
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(150))
+        #expect(try await events.first(within: .seconds(5)) { $0 == .devicesExpired(count: 1) })
+        #expect(await scanner.deviceCount == 0)
+        let objects = try await rig.connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        #expect(objects.first?.stringKeyed?["/org/bluez/hci0/dev_C0_FF_EE_00_00_09"] == nil)
+        await scanner.stop()
+    }
+
+    private func decode(_ sighting: Sighting) -> [Advertisement] {
+        sighting.manufacturerData.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
+            + sighting.serviceData.map { AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value) }
+    }
+}
+
+/// A private bus with the BlueZ mock and a client connection.
+struct Rig {
+    let bus: PrivateBus
+    var mock: BlueZMock
+    let connection: DBusConnection
+
+    init(policy: PrivateBus.Policy = .allowAll) async throws {
+        bus = try PrivateBus(policy: policy)
+        mock = try await BlueZMock(on: bus)
+        connection = try await DBusConnection.connect(address: bus.address)
+    }
+
+    func stop() {
+        connection.close()
+        mock.process.stop()
+        bus.remove()
+    }
+
+    mutating func restartMock() async throws {
+        mock = try await BlueZMock(on: bus, name: "bluez-mock-2")
+    }
+
+    func addAdapter() async throws {
+        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
+    }
+
+    func setPowered(_ on: Bool) async throws {
+        _ = try await connection.call(
+            destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Properties", method: "Set",
+            arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(on))])
+    }
+
+    func isDiscovering() async throws -> Bool {
+        let reply = try await connection.call(
+            destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Properties", method: "Get",
+            arguments: [.string("org.bluez.Adapter1"), .string("Discovering")])
+        return reply.first?.bool == true
+    }
+
+    func addDevice(_ address: String, manufacturer: [DBusDictEntry] = [], service: [DBusDictEntry] = [], rssi: Int16 = -60) async throws {
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
+            .string("hci0"), .string(address), .string("tag"),
+            .dictionary(key: "q", value: "v", manufacturer), .dictionary(key: "s", value: "v", service), .int16(rssi),
+        ])
+    }
+
+    func advertise(_ address: String, manufacturer: [DBusDictEntry] = [], service: [DBusDictEntry] = [], rssi: Int16) async throws {
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "Advertise", [
+            .objectPath("/org/bluez/hci0/dev_" + address.split(separator: ":").joined(separator: "_")),
+            .dictionary(key: "q", value: "v", manufacturer), .dictionary(key: "s", value: "v", service), .int16(rssi),
+        ])
+    }
+}
+
+extension AsyncStream where Element: Sendable {
+    /// Whether an element matching `predicate` arrives within `limit`.
+    func first(within limit: Duration, where predicate: @escaping @Sendable (Element) -> Bool) async throws -> Bool {
+        let iterator = UncheckedIterator(makeAsyncIterator())
+        return try await withDeadline(limit, "a matching element") {
+            while let element = await iterator.value.next() {
+                if predicate(element) { return true }
+            }
+            return false
+        }
+    }
+}
+
+final class UncheckedIterator<I>: @unchecked Sendable {
+    var value: I
+    init(_ value: I) { self.value = value }
+}
