@@ -36,7 +36,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Logging"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),

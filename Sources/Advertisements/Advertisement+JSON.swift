@@ -31,5 +31,5 @@ extension Advertisement: Encodable {
 
 extension Advertisement {
     /// Parses `0x004C:HEX` or `004c:HEX` and `UUID:HEX` command-line forms.
-    public static func parseHex(_ text: String) -> [UInt8]? { Hex.bytes(text) }
+    public static func parseHex(_ text: some StringProtocol) -> [UInt8]? { Hex.bytes(text) }
 }

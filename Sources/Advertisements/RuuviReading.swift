@@ -6,6 +6,14 @@ public struct RuuviReading: Sendable, Hashable, Codable {
         public var x: Double?
         public var y: Double?
         public var z: Double?
+
+        /// Unavailable axes are written as null, not left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(x, forKey: .x)
+            try container.encode(y, forKey: .y)
+            try container.encode(z, forKey: .z)
+        }
     }
 
     public var temperatureCelsius: Double?
@@ -26,6 +34,20 @@ public struct RuuviReading: Sendable, Hashable, Codable {
     }
 
     static let companyID: UInt16 = 0x0499
+
+    /// Unavailable fields are written as null, so the JSON always has every key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(temperatureCelsius, forKey: .temperatureCelsius)
+        try container.encode(humidityPercent, forKey: .humidityPercent)
+        try container.encode(pressurePascal, forKey: .pressurePascal)
+        try container.encode(accelerationG, forKey: .accelerationG)
+        try container.encode(batteryVolts, forKey: .batteryVolts)
+        try container.encode(txPowerDBm, forKey: .txPowerDBm)
+        try container.encode(movementCounter, forKey: .movementCounter)
+        try container.encode(measurementSequence, forKey: .measurementSequence)
+        try container.encode(mac, forKey: .mac)
+    }
 
     init?(_ payload: [UInt8]) {
         guard payload.count >= 24, payload[0] == 5 else { return nil }

@@ -136,7 +136,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 remember(record, at: path)
             }
         }
-        guard let (path, properties) = choose(adapters) else {
+        guard let (path, properties) = Self.choose(adapters, wanted: options.adapter) else {
             adapterPath = nil
             return enter(.noAdapter)
         }
@@ -150,13 +150,30 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         enter(new)
     }
 
-    private func choose(_ adapters: [String: [String: DBusValue]]) -> (String, [String: DBusValue])? {
-        if let wanted = options.adapter {
+    /// The adapter named `wanted` (`hci0` or its address), else the first by path.
+    static func choose(_ adapters: [String: [String: DBusValue]], wanted: String?) -> (String, [String: DBusValue])? {
+        if let wanted {
             return adapters.first { path, properties in
                 path.hasSuffix("/" + wanted) || properties["Address"]?.string?.uppercased() == wanted.uppercased()
             }
         }
         return adapters.keys.sorted().first.map { ($0, adapters[$0]!) }
+    }
+
+    /// A one-off check of what scanning would need, without scanning.
+    public static func probe(_ connection: DBusConnection?, adapter: String?) async -> BluetoothState {
+        guard let connection else { return .busUnavailable }
+        do {
+            guard try await connection.owner(of: "org.bluez") != nil else { return .serviceAbsent }
+            let reply = try await connection.call(
+                destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager",
+                method: "GetManagedObjects", timeout: .seconds(5))
+            let adapters = (reply.first?.stringKeyed ?? [:]).compactMapValues { $0.stringKeyed?["org.bluez.Adapter1"]?.stringKeyed }
+            guard let (_, properties) = choose(adapters, wanted: adapter) else { return .noAdapter }
+            return properties["Powered"]?.bool == true ? .starting : .poweredOff
+        } catch {
+            return state(for: error)
+        }
     }
 
     static func state(for error: DBusError) -> BluetoothState {

@@ -14,7 +14,7 @@ struct BlueZScannerTests {
     static let bthome = DBusDictEntry(.string("0000fcd2-0000-1000-8000-00805f9b34fb"), .variant(.bytes(Advertisement.parseHex("4002ca0903bf13")!)))
 
     @Test func beaconsAndTagsAppearAndDecode() async throws {
-        let rig = try await Rig()
+        let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
@@ -50,7 +50,7 @@ struct BlueZScannerTests {
     }
 
     @Test func discoveryRestartsWithinTwoSecondsWhenBlueZComesBack() async throws {
-        var rig = try await Rig()
+        var rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
@@ -70,7 +70,7 @@ struct BlueZScannerTests {
     }
 
     @Test func discoveryRestartsWhenTheAdapterIsRemovedAndReAdded() async throws {
-        let rig = try await Rig()
+        let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
@@ -89,7 +89,7 @@ struct BlueZScannerTests {
     @Test func requirementStatesAreReported() async throws {
         // No adapter.
         do {
-            let rig = try await Rig()
+            let rig = try await BlueZTestRig()
             defer { rig.stop() }
             let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
             try await scanner.start()
@@ -98,7 +98,7 @@ struct BlueZScannerTests {
         }
         // A policy that denies org.bluez.
         do {
-            let rig = try await Rig(policy: .denyBlueZ)
+            let rig = try await BlueZTestRig(policy: .denyBlueZ)
             defer { rig.stop() }
             let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
             try await scanner.start()
@@ -107,7 +107,7 @@ struct BlueZScannerTests {
         }
         // An adapter that is off.
         do {
-            let rig = try await Rig()
+            let rig = try await BlueZTestRig()
             defer { rig.stop() }
             try await rig.addAdapter()
             try await rig.setPowered(false)
@@ -139,7 +139,7 @@ struct BlueZScannerTests {
     }
 
     @Test func theWatchdogRestartsDiscoveryThenPowerCyclesOnTheInjectedClock() async throws {
-        let rig = try await Rig()
+        let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
@@ -167,7 +167,7 @@ struct BlueZScannerTests {
     }
 
     @Test func unseenUnpairedDevicesAreRemovedFromBlueZ() async throws {
-        let rig = try await Rig()
+        let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
@@ -195,76 +195,4 @@ struct BlueZScannerTests {
         sighting.manufacturerData.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
             + sighting.serviceData.map { AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value) }
     }
-}
-
-/// A private bus with the BlueZ mock and a client connection.
-struct Rig {
-    let bus: PrivateBus
-    var mock: BlueZMock
-    let connection: DBusConnection
-
-    init(policy: PrivateBus.Policy = .allowAll) async throws {
-        bus = try PrivateBus(policy: policy)
-        mock = try await BlueZMock(on: bus)
-        connection = try await DBusConnection.connect(address: bus.address)
-    }
-
-    func stop() {
-        connection.close()
-        mock.process.stop()
-        bus.remove()
-    }
-
-    mutating func restartMock() async throws {
-        mock = try await BlueZMock(on: bus, name: "bluez-mock-2")
-    }
-
-    func addAdapter() async throws {
-        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
-    }
-
-    func setPowered(_ on: Bool) async throws {
-        _ = try await connection.call(
-            destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Properties", method: "Set",
-            arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(on))])
-    }
-
-    func isDiscovering() async throws -> Bool {
-        let reply = try await connection.call(
-            destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Properties", method: "Get",
-            arguments: [.string("org.bluez.Adapter1"), .string("Discovering")])
-        return reply.first?.bool == true
-    }
-
-    func addDevice(_ address: String, manufacturer: [DBusDictEntry] = [], service: [DBusDictEntry] = [], rssi: Int16 = -60) async throws {
-        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
-            .string("hci0"), .string(address), .string("tag"),
-            .dictionary(key: "q", value: "v", manufacturer), .dictionary(key: "s", value: "v", service), .int16(rssi),
-        ])
-    }
-
-    func advertise(_ address: String, manufacturer: [DBusDictEntry] = [], service: [DBusDictEntry] = [], rssi: Int16) async throws {
-        try await mock.control(connection, interface: "io.waymark.BlueZMock", "Advertise", [
-            .objectPath("/org/bluez/hci0/dev_" + address.split(separator: ":").joined(separator: "_")),
-            .dictionary(key: "q", value: "v", manufacturer), .dictionary(key: "s", value: "v", service), .int16(rssi),
-        ])
-    }
-}
-
-extension AsyncStream where Element: Sendable {
-    /// Whether an element matching `predicate` arrives within `limit`.
-    func first(within limit: Duration, where predicate: @escaping @Sendable (Element) -> Bool) async throws -> Bool {
-        let iterator = UncheckedIterator(makeAsyncIterator())
-        return try await withDeadline(limit, "a matching element") {
-            while let element = await iterator.value.next() {
-                if predicate(element) { return true }
-            }
-            return false
-        }
-    }
-}
-
-final class UncheckedIterator<I>: @unchecked Sendable {
-    var value: I
-    init(_ value: I) { self.value = value }
 }

@@ -26,6 +26,19 @@ extension AsyncStream where Element: Sendable {
     }
 }
 
+extension AsyncStream where Element: Sendable {
+    /// The next element matching `predicate`, or a `timedOut` failure after `limit`.
+    public func nextMatching(within limit: Duration, _ predicate: @escaping @Sendable (Element) -> Bool) async throws -> Element {
+        let iterator = UncheckedBox(makeAsyncIterator())
+        return try await withDeadline(limit, "a matching element") {
+            while let element = await iterator.value.next() {
+                if predicate(element) { return element }
+            }
+            throw PeerError.timedOut("a matching element (stream ended)")
+        }
+    }
+}
+
 /// Lets a test hand a non-Sendable iterator to one child task at a time.
 final class UncheckedBox<Value>: @unchecked Sendable {
     var value: Value

@@ -35,6 +35,7 @@ public enum WaymarkCLI {
             print("\(invocation.configPath): ok")
             return .ok
         },
+    ] + BluetoothCommands.specs + [
         CommandSpec(name: "version", summary: "Print the version.") { _ in
             print("waymark \(Waymark.version)")
             return .ok

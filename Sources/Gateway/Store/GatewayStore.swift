@@ -16,6 +16,16 @@ public struct GatewayStore: Sendable {
                 detail TEXT NOT NULL     -- JSON
             );
             """),
+        Migration(2, """
+            CREATE TABLE pairing (
+                id INTEGER PRIMARY KEY,
+                identity TEXT NOT NULL UNIQUE,   -- e.g. ibeacon:UUID:MAJOR:MINOR, address:AA:BB:…
+                role TEXT NOT NULL CHECK (role IN ('vehicle', 'sensor')),
+                label TEXT NOT NULL,
+                bindkey TEXT,                    -- hex, BTHome encryption key
+                created REAL NOT NULL
+            );
+            """),
     ]
 
     /// Opens (creating if needed) the store at `path`.

@@ -1,0 +1,258 @@
+import Advertisements
+import BlueZ
+import FoundationEssentials
+internal import Glibc
+import Logging
+
+/// `decode`, `scan`, `pair`, `beacons` and `unpair`.
+enum BluetoothCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "decode", summary: "Decode one advertising payload offline.", options: [
+            OptionSpec(name: "--manufacturer-data", valueName: "0xCCCC:HEX", help: "company id and payload after it"),
+            OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
+            OptionSpec(name: "--bindkey", valueName: "HEX", help: "BTHome encryption key"),
+            OptionSpec(name: "--address", valueName: "AA:BB:…", help: "advertiser address (for encrypted BTHome)"),
+            OptionSpec(name: "--json", help: "one line of JSON"),
+        ], run: decode),
+        CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
+            OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
+            OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
+        ], run: scan),
+        CommandSpec(name: "pair", summary: "Pair the vehicle beacon or a sensor tag, by identity.", options: [
+            OptionSpec(name: "--role", valueName: "vehicle|sensor", help: "what the device is (default vehicle)"),
+            OptionSpec(name: "--label", valueName: "TEXT", help: "a name to show"),
+            OptionSpec(name: "--ibeacon", valueName: "UUID:MAJOR:MINOR", help: "pair this iBeacon without scanning"),
+            OptionSpec(name: "--eddystone", valueName: "NAMESPACE:INSTANCE", help: "pair this Eddystone-UID without scanning"),
+            OptionSpec(name: "--address", valueName: "AA:BB:…", help: "pair by fixed address (tags that do not rotate)"),
+            OptionSpec(name: "--bindkey", valueName: "HEX", help: "BTHome encryption key for this tag"),
+            OptionSpec(name: "--strongest", help: "scan and pair the strongest beacon heard"),
+            OptionSpec(name: "--within", valueName: "S", help: "how long to scan (default 10)"),
+        ], run: pair),
+        CommandSpec(name: "beacons", summary: "List pairings.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
+        CommandSpec(name: "unpair", summary: "Remove a pairing.", arguments: "ID", run: unpair),
+    ]
+
+    // MARK: decode
+
+    static func decode(_ invocation: Invocation) async -> ExitCode {
+        let bindkey = invocation.values["--bindkey"].flatMap(Advertisement.parseHex)
+        let address = invocation.values["--address"].flatMap { Advertisement.parseHex($0.split(separator: ":").joined()) }
+        let advertisement: Advertisement
+        if let text = invocation.values["--manufacturer-data"] {
+            guard let (key, bytes) = split(text), let company = UInt16(key.hasPrefix("0x") || key.hasPrefix("0X") ? String(key.dropFirst(2)) : key, radix: 16) else {
+                Log.error("decode: --manufacturer-data must be 0xCCCC:HEX, got \(text.debugDescription)")
+                return .dataError
+            }
+            advertisement = AdvertisementDecoder.decode(companyID: company, bytes)
+        } else if let text = invocation.values["--service-data"] {
+            guard let (uuid, bytes) = split(text) else {
+                Log.error("decode: --service-data must be UUID:HEX, got \(text.debugDescription)")
+                return .dataError
+            }
+            advertisement = AdvertisementDecoder.decode(serviceUUID: uuid, bytes, bindkey: bindkey, address: address)
+        } else {
+            Log.error("decode: give --manufacturer-data or --service-data")
+            return .usage
+        }
+        if invocation.values["--bindkey"] != nil && bindkey?.count != 16 {
+            Log.error("decode: --bindkey must be 32 hex digits")
+            return .dataError
+        }
+        let encoder = JSONEncoder.sorted
+        if !invocation.flag("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
+        print(String(decoding: (try? encoder.encode(advertisement)) ?? Data(), as: UTF8.self))
+        return .ok
+    }
+
+    /// `KEY:HEX` → (KEY, bytes); the key itself may contain colons (`0x004C`, a UUID does not).
+    private static func split(_ text: String) -> (String, [UInt8])? {
+        guard let colon = text.lastIndex(of: ":"), let bytes = Advertisement.parseHex(text[text.index(after: colon)...]) else { return nil }
+        return (String(text[..<colon]), bytes)
+    }
+
+    // MARK: scan
+
+    static func scan(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
+        let bindkeys = (try? pairings(invocation))?.reduce(into: [String: [UInt8]]()) { keys, pairing in
+            if let key = pairing.bindkey.flatMap(Advertisement.parseHex), pairing.identity.hasPrefix("address:") {
+                keys[String(pairing.identity.dropFirst("address:".count)).uppercased()] = key
+            }
+        } ?? [:]
+        let session: ScanSession
+        do { session = try await ScanSession.start(configuration) } catch {
+            Log.error("\(error)")
+            return .unavailable
+        }
+        let live = isatty(STDOUT_FILENO) == 1 && !invocation.flag("--json")
+        var table = ScanTable()
+        var lastDraw = Date.distantPast
+        let encoder = JSONEncoder.sorted
+        for await sighting in session.sightings(for: duration) {
+            let decoded = DecodedSighting(sighting, bindkeys: bindkeys)
+            if invocation.flag("--json") {
+                print(String(decoding: (try? encoder.encode(decoded)) ?? Data(), as: UTF8.self))
+            } else if live {
+                table.add(decoded)
+                let now = Date()
+                if now.timeIntervalSince(lastDraw) >= 0.5 {
+                    // Home, draw, clear the rest: the table stays in place.
+                    print("\u{1B}[H" + table.render(now: now) + "\u{1B}[J", terminator: "")
+                    fflush(nil)
+                    lastDraw = now
+                }
+            } else {
+                print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
+                    .joined(separator: "\t"))
+            }
+        }
+        if live { print("\u{1B}[H" + table.render(now: Date()) + "\u{1B}[J") }
+        await session.stop()
+        return .ok
+    }
+
+    // MARK: pair
+
+    static func pair(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let role = Pairing.Role(rawValue: invocation.values["--role"] ?? "vehicle") else {
+            Log.error("pair: --role must be vehicle or sensor")
+            return .usage
+        }
+        if let key = invocation.values["--bindkey"], Advertisement.parseHex(key)?.count != 16 {
+            Log.error("pair: --bindkey must be 32 hex digits")
+            return .dataError
+        }
+        var identity: String?
+        if let text = invocation.values["--ibeacon"] {
+            let parts = text.split(separator: ":")
+            guard parts.count == 3, parts[0].count == 36, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
+                Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR")
+                return .usage
+            }
+            identity = "ibeacon:\(parts[0].lowercased()):\(major):\(minor)"
+        } else if let text = invocation.values["--eddystone"] {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, parts[0].count == 20, parts[1].count == 12,
+                  Advertisement.parseHex(parts[0]) != nil, Advertisement.parseHex(parts[1]) != nil else {
+                Log.error("pair: --eddystone must be NAMESPACE:INSTANCE (20 and 12 hex digits)")
+                return .usage
+            }
+            identity = "eddystone:\(parts[0].uppercased()):\(parts[1].uppercased())"
+        } else if let text = invocation.values["--address"] {
+            guard BluetoothAddressText.isValid(text) else {
+                Log.error("pair: --address must be AA:BB:CC:DD:EE:FF")
+                return .usage
+            }
+            identity = "address:" + text.uppercased()
+        } else {
+            guard let within = seconds(invocation.values["--within"], default: .seconds(10)) else { return .usage }
+            identity = await chooseByScanning(configuration, within: within ?? .seconds(10), strongest: invocation.flag("--strongest"))
+            guard identity != nil else { return .unavailable }
+        }
+        guard let identity else { return .usage }
+        do {
+            let store = try GatewayStore(path: invocation.storePath)
+            let pairing = try PairingStore(database: store.database).pair(
+                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: invocation.values["--bindkey"]?.lowercased())
+            print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
+            return .ok
+        } catch {
+            Log.error("pair: \(error)")
+            return GatewayDaemon.exitCode(for: error)
+        }
+    }
+
+    /// Scans for `within`; returns the strongest identity, or lets the user pick.
+    private static func chooseByScanning(_ configuration: Configuration, within: Duration, strongest: Bool) async -> String? {
+        let session: ScanSession
+        do { session = try await ScanSession.start(configuration) } catch {
+            Log.error("\(error)")
+            return nil
+        }
+        var best: [String: DecodedSighting] = [:]
+        for await sighting in session.sightings(for: within) {
+            let decoded = DecodedSighting(sighting)
+            guard let identity = decoded.identity else { continue }
+            if (best[identity]?.rssi ?? -999) <= (decoded.rssi ?? -999) { best[identity] = decoded }
+        }
+        await session.stop()
+        let ranked = best.sorted { ($0.value.rssi ?? -999) > ($1.value.rssi ?? -999) }
+        guard !ranked.isEmpty else {
+            Log.error("pair: no beacon or tag with an identity was heard")
+            return nil
+        }
+        if strongest { return ranked[0].key }
+        for (index, entry) in ranked.enumerated() {
+            print("\(index + 1)) \(entry.key)  \(entry.value.rssi.map { "\($0) dBm" } ?? "")  \(entry.value.summary)")
+        }
+        print("pair which one? ", terminator: "")
+        guard let answer = readLine(), let choice = Int(answer), ranked.indices.contains(choice - 1) else {
+            Log.error("pair: no valid choice")
+            return nil
+        }
+        return ranked[choice - 1].key
+    }
+
+    // MARK: beacons, unpair
+
+    static func beacons(_ invocation: Invocation) async -> ExitCode {
+        do {
+            let list = try pairings(invocation)
+            if invocation.flag("--json") {
+                print(String(decoding: try JSONEncoder.snakeCase.encode(list), as: UTF8.self))
+            } else if list.isEmpty {
+                print("no pairings; see waymark pair --help")
+            } else {
+                for p in list { print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(p.bindkey == nil ? "" : "\tbindkey set")") }
+            }
+            return .ok
+        } catch {
+            Log.error("beacons: \(error)")
+            return GatewayDaemon.exitCode(for: error)
+        }
+    }
+
+    static func unpair(_ invocation: Invocation) async -> ExitCode {
+        guard invocation.arguments.count == 1, let id = Int64(invocation.arguments[0]) else {
+            Log.error("unpair: give one pairing ID (see waymark beacons)")
+            return .usage
+        }
+        do {
+            let store = try GatewayStore(path: invocation.storePath)
+            try PairingStore(database: store.database).unpair(id)
+            print("unpaired #\(id)")
+            return .ok
+        } catch let error as PairingStore.Failure {
+            Log.error("unpair: \(error)")
+            return .dataError
+        } catch {
+            Log.error("unpair: \(error)")
+            return GatewayDaemon.exitCode(for: error)
+        }
+    }
+
+    private static func pairings(_ invocation: Invocation) throws -> [Pairing] {
+        guard access(invocation.storePath, F_OK) == 0 else { return [] }
+        return try PairingStore(database: GatewayStore(path: invocation.storePath).database).all()
+    }
+
+    /// nil for a malformed value (after logging); `.some(nil)` when absent without default.
+    private static func seconds(_ text: String?, default fallback: Duration?) -> Duration?? {
+        guard let text else { return .some(fallback) }
+        guard let value = ConfigValue.duration(text), value > .zero else {
+            Log.error("expected a duration in seconds, got \(text.debugDescription)")
+            return nil
+        }
+        return .some(value)
+    }
+}
+
+/// Address syntax check without pulling libbluetooth into the CLI path.
+enum BluetoothAddressText {
+    static func isValid(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && UInt8($0, radix: 16) != nil }
+    }
+}

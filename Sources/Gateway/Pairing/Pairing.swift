@@ -1,0 +1,63 @@
+import Advertisements
+public import BlueZ
+
+/// A beacon or sensor tag the user paired, by identity rather than by
+/// Bluetooth address, since phones and many tags rotate their addresses.
+public struct Pairing: Sendable, Equatable, Codable {
+    public enum Role: String, Sendable, Codable, CaseIterable {
+        /// The car's own beacon: its presence starts and ends trips.
+        case vehicle
+        /// A sensor tag whose readings are recorded during trips.
+        case sensor
+    }
+
+    public var id: Int64
+    /// `ibeacon:UUID:MAJOR:MINOR`, `eddystone:NAMESPACE:INSTANCE`,
+    /// `altbeacon:…`, `ruuvi:MAC`, `bthome:MAC` or `address:AA:BB:CC:DD:EE:FF`.
+    public var identity: String
+    public var role: Role
+    public var label: String
+    /// BTHome encryption key (hex); never printed.
+    public var bindkey: String?
+
+    enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey" }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(identity, forKey: .identity)
+        try container.encode(role, forKey: .role)
+        try container.encode(label, forKey: .label)
+        try container.encode(bindkey != nil, forKey: .hasBindkey)
+    }
+
+    public init(id: Int64, identity: String, role: Role, label: String, bindkey: String?) {
+        self.id = id
+        self.identity = identity
+        self.role = role
+        self.label = label
+        self.bindkey = bindkey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int64.self, forKey: .id)
+        identity = try container.decode(String.self, forKey: .identity)
+        role = try container.decode(Role.self, forKey: .role)
+        label = try container.decode(String.self, forKey: .label)
+        bindkey = nil
+    }
+
+    /// Whether `sighting` comes from this paired device: by identity decoded
+    /// from its adverts, or by address for an address pairing.
+    public func matches(_ sighting: Sighting) -> Bool {
+        if identity.hasPrefix("address:") { return identity.dropFirst("address:".count).uppercased() == sighting.address.uppercased() }
+        return Self.identities(of: sighting).contains(identity)
+    }
+
+    /// The identities a sighting's adverts carry.
+    public static func identities(of sighting: Sighting) -> [String] {
+        sighting.manufacturerData.compactMap { AdvertisementDecoder.decode(companyID: $0.key, $0.value).identity }
+            + sighting.serviceData.compactMap { AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value).identity }
+    }
+}

@@ -1,0 +1,47 @@
+import FoundationEssentials
+import Storage
+
+/// Pairings kept in the gateway's store.
+struct PairingStore {
+    let database: Database
+
+    enum Failure: Error, CustomStringConvertible {
+        case notFound(Int64)
+        var description: String {
+            switch self {
+            case .notFound(let id): "no pairing with id \(id); see waymark beacons"
+            }
+        }
+    }
+
+    func all() throws -> [Pairing] {
+        try database.read { connection in
+            try connection.rows("SELECT id, identity, role, label, bindkey FROM pairing ORDER BY id") { row in
+                Pairing(id: row.integer(0), identity: row.text(1) ?? "", role: Pairing.Role(rawValue: row.text(2) ?? "") ?? .sensor,
+                        label: row.text(3) ?? "", bindkey: row.text(4))
+            }
+        }
+    }
+
+    /// Adds (or updates, for a known identity) a pairing. There is one vehicle
+    /// beacon: pairing a new one replaces the old.
+    @discardableResult
+    func pair(identity: String, role: Pairing.Role, label: String, bindkey: String?) throws -> Pairing {
+        try database.write { connection in
+            if role == .vehicle { try connection.run("DELETE FROM pairing WHERE role = 'vehicle' AND identity != ?", [.text(identity)]) }
+            try connection.run("""
+                INSERT INTO pairing (identity, role, label, bindkey, created) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (identity) DO UPDATE SET role = excluded.role, label = excluded.label, bindkey = excluded.bindkey
+                """, [.text(identity), .text(role.rawValue), .text(label), bindkey.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSince1970)])
+            let id = try connection.scalar("SELECT id FROM pairing WHERE identity = ?", [.text(identity)])?.integer ?? 0
+            return Pairing(id: id, identity: identity, role: role, label: label, bindkey: bindkey)
+        }
+    }
+
+    func unpair(_ id: Int64) throws {
+        try database.write { connection in
+            try connection.run("DELETE FROM pairing WHERE id = ?", [.integer(id)])
+            guard connection.changes == 1 else { throw Failure.notFound(id) }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Advertisements
+import BlueZ
+import FoundationEssentials
+
+/// A sighting with its adverts decoded, as `scan` and `pair` show it.
+struct DecodedSighting: Encodable {
+    var time: Date
+    var address: String
+    var rssi: Int?
+    var name: String?
+    var adverts: [Advertisement]
+
+    init(_ sighting: Sighting, bindkeys: [String: [UInt8]] = [:], at time: Date = Date()) {
+        self.time = time
+        address = sighting.address
+        rssi = sighting.rssi
+        name = sighting.name
+        let addressBytes = Advertisement.parseHex(sighting.address.split(separator: ":").joined())
+        adverts = sighting.manufacturerData.sorted { $0.key < $1.key }.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
+            + sighting.serviceData.sorted { $0.key < $1.key }.map {
+                AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value, bindkey: bindkeys[sighting.address.uppercased()], address: addressBytes)
+            }
+    }
+
+    /// The first identity any advert carries.
+    var identity: String? { adverts.lazy.compactMap(\.identity).first }
+
+    var format: String {
+        let known = adverts.filter { if case .unknown = $0 { false } else { true } }
+        return known.isEmpty ? (adverts.isEmpty ? "-" : "unknown") : known.map(\.format).joined(separator: "+")
+    }
+
+    /// The readings in a few words, for a table cell.
+    var summary: String {
+        adverts.map(\.summary).filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}
+
+extension Advertisement {
+    var summary: String {
+        func f(_ value: Double?, _ digits: Int, _ unit: String) -> String? {
+            value.map { ($0 * pow10(digits)).rounded() / pow10(digits) }.map { "\($0) \(unit)" }
+        }
+        switch self {
+        case .iBeacon(let b): return "major \(b.major) minor \(b.minor), \(b.measuredPowerDBm) dBm at 1 m"
+        case .altBeacon(let b): return "major \(b.major) minor \(b.minor), \(b.referenceRSSIDBm) dBm at 1 m"
+        case .eddystoneUID(let b): return "namespace \(b.namespace) instance \(b.instance)"
+        case .eddystoneURL(let b): return b.url
+        case .eddystoneTLM(let t):
+            return [t.batteryMillivolts.map { "\($0) mV" }, f(t.temperatureCelsius, 2, "°C"), "up \(t.uptimeSeconds) s"]
+                .compactMap { $0 }.joined(separator: " ")
+        case .eddystoneEID(let e): return "ephemeral id \(e.ephemeralID)"
+        case .ruuvi(let r):
+            return [f(r.temperatureCelsius, 2, "°C"), f(r.humidityPercent, 2, "%"), f(r.pressurePascal.map { Double($0) / 100 }, 2, "hPa"),
+                    f(r.batteryVolts, 3, "V")].compactMap { $0 }.joined(separator: " ")
+        case .btHome(let p):
+            if let problem = p.problem { return "(\(problem.rawValue))" }
+            return p.objects.filter { $0.name != "packet_id" }.map { object in
+                switch object.value {
+                case .number(let v): "\(object.name) \(v)\(object.unit.map { " " + $0 } ?? "")"
+                case .binary(let v): "\(object.name) \(v ? "on" : "off")"
+                case .event(let v): "\(object.name) \(v)"
+                case .text(let v), .raw(let v): "\(object.name) \(v)"
+                }
+            }.joined(separator: ", ")
+        case .unknown: return ""
+        }
+    }
+}
+
+private func pow10(_ n: Int) -> Double { (0..<n).reduce(1) { r, _ in r * 10 } }

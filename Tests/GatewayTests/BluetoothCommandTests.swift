@@ -1,0 +1,116 @@
+import Advertisements
+import BlueZ
+import DBus
+import Foundation
+@testable import Gateway
+import PeerHarness
+import Testing
+
+/// `decode`, `scan`, `pair`, `beacons` and `unpair`, run as the real binary.
+@Suite(.serialized)
+struct BluetoothCommandTests {
+    static let ibeaconHex = "0215e2c56db5dffb48d2b060d0f5a71096e000640000c5"
+    static let ibeaconIdentity = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0"
+
+    @Test func decodePrintsStableJSON() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let ibeacon = try WaymarkBinary.run(["decode", "--manufacturer-data", "0x004C:" + Self.ibeaconHex, "--json"], in: work)
+        #expect(ibeacon.status == 0)
+        #expect(ibeacon.output == #"{"format":"ibeacon","identity":"ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0","major":100,"measured_power_dbm":-59,"minor":0,"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0"}"# + "\n")
+
+        let ruuvi = try WaymarkBinary.run(["decode", "--manufacturer-data", "0x0499:058000ffffffff800080008000ffffffffffffffffffffff", "--json"], in: work)
+        #expect(ruuvi.output.contains(#""temperature_c":null"#))
+
+        let encrypted = try WaymarkBinary.run([
+            "decode", "--service-data", "0000fcd2-0000-1000-8000-00805f9b34fb:41a47266c95f730011223378237214",
+            "--bindkey", "231d39c1d7cc1ab1aee224cd096db932", "--address", "54:48:E6:8F:80:A5", "--json",
+        ], in: work)
+        #expect(encrypted.output.contains(#""name":"temperature","unit":"°C","value":25.06"#))
+
+        let bad = try WaymarkBinary.run(["decode", "--manufacturer-data", "0x004C:zz"], in: work)
+        #expect(bad.status == 65)
+        #expect(bad.output.hasPrefix("<3>decode: --manufacturer-data must be"))
+    }
+
+    @Test func scanPrintsDecodedSightingsAsNDJSON() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -50)
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let scan = try ChildProcess(try WaymarkBinary.path, ["scan", "--json", "--duration", "2", "--data-dir", work.file("data")],
+                                    aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("scan.log"))
+        // Updates while the scan runs, as a live tag would send.
+        try await Task.sleep(for: .milliseconds(500))
+        try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -48)
+        #expect(try scan.wait(timeout: 10) == 0)
+        let lines = scan.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(!lines.isEmpty)
+        let last = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        #expect(last["address"] as? String == "C0:FF:EE:00:00:01")
+        let adverts = try #require(last["adverts"] as? [[String: Any]])
+        #expect(adverts.first?["identity"] as? String == Self.ibeaconIdentity)
+    }
+
+    @Test func pairingByIdentityListsAndUnpairs() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let data = ["--data-dir", work.file("data")]
+        let paired = try WaymarkBinary.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--label", "car"] + data, in: work)
+        #expect(paired.status == 0)
+        #expect(paired.output.contains(Self.ibeaconIdentity))
+        let sensor = try WaymarkBinary.run(["pair", "--address", "a4:c1:38:8d:18:b2", "--role", "sensor", "--bindkey", "231d39c1d7cc1ab1aee224cd096db932"] + data, in: work)
+        #expect(sensor.status == 0)
+
+        let listed = try WaymarkBinary.run(["beacons", "--json"] + data, in: work)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["identity"] as? String } == [Self.ibeaconIdentity, "address:A4:C1:38:8D:18:B2"])
+        #expect(list.map { $0["role"] as? String } == ["vehicle", "sensor"])
+        #expect(list.last?["has_bindkey"] as? Bool == true)
+        // The key itself is never printed.
+        #expect(!listed.output.contains("231d39c1"))
+
+        let id = try #require(list.first?["id"] as? Int)
+        #expect(try WaymarkBinary.run(["unpair", String(id)] + data, in: work).status == 0)
+        #expect(try WaymarkBinary.run(["unpair", String(id)] + data, in: work).status == 65)
+        #expect(try WaymarkBinary.run(["pair", "--ibeacon", "nonsense"] + data, in: work).status == 64)
+    }
+
+    @Test func pairTheStrongestThenRecogniseItUnderANewAddress() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -45)
+        try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [ibeacon(major: 7)], rssi: -80)
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let pair = try ChildProcess(try WaymarkBinary.path, ["pair", "--strongest", "--within", "2", "--data-dir", work.file("data")],
+                                    aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("pair.log"))
+        // Both keep advertising while pair listens.
+        for _ in 0..<5 {
+            try await Task.sleep(for: .milliseconds(200))
+            try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -45)
+            try await rig.advertise("C0:FF:EE:00:00:02", manufacturer: [ibeacon(major: 7)], rssi: -80)
+        }
+        #expect(try pair.wait(timeout: 10) == 0)
+        #expect(pair.output.contains(Self.ibeaconIdentity))
+
+        // The phone or tag rotates its address: the same beacon under a new MAC.
+        let pairing = try #require(try PairingStore(database: GatewayStore(path: work.file("data/waymark.db")).database).all().first)
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        try await rig.addDevice("5A:11:22:33:44:55", manufacturer: [ibeacon()], rssi: -50)
+        let sighting = try await scanner.sightings.nextMatching(within: .seconds(5)) { $0.address == "5A:11:22:33:44:55" }
+        #expect(pairing.matches(sighting))
+        await scanner.stop()
+    }
+
+    private func ibeacon(major: UInt16 = 100) -> DBusDictEntry {
+        var bytes = Advertisement.parseHex(Self.ibeaconHex)!
+        bytes[18] = UInt8(major >> 8)
+        bytes[19] = UInt8(major & 0xFF)
+        return DBusDictEntry(.uint16(0x004C), .variant(.bytes(bytes)))
+    }
+}
