@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "PeerHarness"],
             swiftSettings: strict
         ),
 

@@ -55,10 +55,15 @@ struct BenchReport {
 }
 
 enum ResourceUsage {
+    /// VmRSS from /proc/self/status, in MiB.
+    static var currentMegabytes: Double { field("VmRSS:") }
+
     /// VmHWM from /proc/self/status, in MiB.
-    static var residentMegabytes: Double {
+    static var residentMegabytes: Double { field("VmHWM:") }
+
+    private static func field(_ name: String) -> Double {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         return kilobytes / 1024
     }

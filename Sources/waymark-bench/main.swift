@@ -7,11 +7,17 @@ func bench() async throws -> BenchReport {
     var report = BenchReport()
     try await DBusBench(quick: quick).run(into: &report)
     try StorageBench(quick: quick).run(into: &report)
+    try await ScanBench(quick: quick).run(into: &report)
     report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
     return report
 }
 
 do {
+    if let index = arguments.firstIndex(of: "--receive-burst") {
+        let rest = Array(arguments[arguments.index(after: index)...])
+        try await ScanBench.receiveBurst(address: rest[0], device: rest[1], count: Int(rest[2]) ?? 0)
+        exit(0)
+    }
     let report = try await bench()
     print(arguments.contains("--json") ? report.json : report.text)
 } catch {

@@ -92,3 +92,23 @@ def EmitBurst(self, path, count):
         }
         device.EmitSignal(PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as',
                           [bluez5.DEVICE_IFACE, changed, dbus.Array([], signature='s')])
+
+
+@dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='su', out_signature='')
+def EmitDeviceBurst(self, adapter, count):
+    '''Announces `count` distinct advertising devices with InterfacesAdded,
+    without keeping them as objects, for memory measurements.'''
+    adapter_path = '/org/bluez/' + adapter
+    manager = mockobject.objects['/']
+    for i in range(count):
+        address = ':'.join(f'{b:02X}' for b in (0xC0, 0xDE) + tuple(i.to_bytes(4, 'big')))
+        path = adapter_path + '/dev_' + address.replace(':', '_')
+        payload = dbus.Array([dbus.Byte(b) for b in i.to_bytes(4, 'little')], signature='y')
+        properties = {
+            'Address': dbus.String(address, variant_level=1),
+            'AddressType': dbus.String('random', variant_level=1),
+            'RSSI': dbus.Int16(-40 - (i % 60), variant_level=1),
+            'ManufacturerData': dbus.Dictionary({dbus.UInt16(0xFFFF): payload}, signature='qv', variant_level=1),
+        }
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                           [dbus.ObjectPath(path), {bluez5.DEVICE_IFACE: properties}])

@@ -1,0 +1,138 @@
+import Advertisements
+import BlueZ
+import DBus
+import Foundation
+import PeerHarness
+
+/// Issue-3 figures: adverts decoded per second per format against the PyPI
+/// decoders on the same payloads; PropertiesChanged → Sighting per second
+/// against a dbus-python receiver on the same burst; RSS after 10k devices.
+struct ScanBench {
+    var quick: Bool
+
+    struct Format {
+        var name: String
+        var peer: String
+        var payloads: [[UInt8]]
+        var decode: ([UInt8]) -> Advertisement
+    }
+
+    func run(into report: inout BenchReport) async throws {
+        let count = quick ? 20_000 : 100_000
+        let directory = try TemporaryDirectory("waymark-bench-scan")
+        defer { directory.remove() }
+        let venv = try? PythonPeers.environment()
+        for format in formats(count) {
+            var recognised = 0
+            let seconds = await measure {
+                for payload in format.payloads {
+                    if case .unknown = format.decode(payload) {} else { recognised += 1 }
+                }
+            }
+            precondition(recognised == format.payloads.count, "\(format.name): \(recognised) of \(format.payloads.count) decoded")
+            let file = directory.file(format.name + ".hex")
+            try format.payloads.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let baseline = venv.flatMap { try? PythonPeers.decodeRate(venv: $0, format: format.name, file: file, in: directory) }
+            report.add("decode.\(format.name)", Double(count) / seconds, unit: "adverts/s", baseline: baseline,
+                       baselineName: format.peer, note: baseline == nil ? "baseline unavailable: \(PythonPeers.lastProblem)" : "\(count) distinct payloads")
+        }
+        try await burst(into: &report)
+        try await manyDevices(into: &report)
+    }
+
+    private func formats(_ count: Int) -> [Format] {
+        func be16(_ v: Int) -> [UInt8] { [UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] { be16(v >> 16) + be16(v) }
+        let uuid = Advertisement.parseHex("e2c56db5dffb48d2b060d0f5a71096e0")!
+        let mac = Advertisement.parseHex("cbb8334c884f")!
+        return [
+            Format(name: "ibeacon", peer: "ibeacon-ble", payloads: (0..<count).map { [0x02, 0x15] + uuid + be16($0) + be16($0 &* 7) + [0xC5] }) {
+                AdvertisementDecoder.decode(companyID: 0x004C, $0)
+            },
+            Format(name: "ruuvi", peer: "ruuvitag-ble", payloads: (0..<count).map {
+                [0x05] + be16($0 % 30000) + be16(20000) + be16(50000) + [0x00, 0x04, 0xFF, 0xFC, 0x04, 0x0C, 0xAC, 0x36, 0x42, 0x00, 0xCD] + mac
+            }) { AdvertisementDecoder.decode(companyID: 0x0499, $0) },
+            Format(name: "bthome", peer: "bthome-ble", payloads: (0..<count).map {
+                [0x40, 0x00, UInt8($0 & 0xFF), 0x02, UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0x7F), 0x03, 0xBF, 0x13]
+            }) { AdvertisementDecoder.decode(serviceUUID: "0000fcd2-0000-1000-8000-00805f9b34fb", $0) },
+            Format(name: "eddystone-tlm", peer: "beacontools", payloads: (0..<count).map {
+                [0x20, 0x00] + be16(3000) + be16(($0 * 16) & 0x7FFF) + be32($0) + be32($0 * 10)
+            }) { AdvertisementDecoder.decode(serviceUUID: "0000feaa-0000-1000-8000-00805f9b34fb", $0) },
+        ]
+    }
+
+    /// Both receivers are stopped (SIGSTOP) while the mock emits, then let go
+    /// together, so each drains the same queued burst as fast as it can.
+    private func burst(into report: inout BenchReport) async throws {
+        let count = quick ? 5_000 : 50_000
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.addDevice("C0:FF:EE:00:00:01")
+        let device = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01"
+        let ours = try ChildProcess((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0], ["--receive-burst", rig.bus.address, device, String(count)],
+                                    aptPackage: "(built by swift build)", logPath: rig.bus.directory.file("ours.log"))
+        let python = try ChildProcess("/usr/bin/python3", [PythonPeers.template("burst_receiver.py"), rig.bus.address, device, String(count)],
+                                      aptPackage: "python3-dbus", logPath: rig.bus.directory.file("python.log"))
+        for receiver in [ours, python] { try await waitFor("ready", in: receiver) }
+        ours.kill(SIGSTOP)
+        python.kill(SIGSTOP)
+        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitBurst", [.objectPath(device), .uint32(UInt32(count))])
+        ours.kill(SIGCONT)
+        python.kill(SIGCONT)
+        guard try ours.wait(timeout: 300) == 0, try python.wait(timeout: 300) == 0,
+              let mine = Double(ours.output.split(separator: "\n").last ?? ""),
+              let theirs = Double(python.output.split(separator: "\n").last ?? "") else {
+            throw PeerError.startFailed("burst receivers", output: ours.output + python.output)
+        }
+        report.add("scan.sightings_from_burst", mine, unit: "sightings/s", baseline: theirs, baselineName: "dbus-python receiver",
+                   note: "\(count) queued PropertiesChanged → Sighting, receivers paused during the burst")
+    }
+
+    private func waitFor(_ text: String, in process: ChildProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !process.output.contains(text) {
+            guard ContinuousClock.now < deadline, process.isRunning else { throw PeerError.startFailed(process.program, output: process.output) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// RSS with 10k distinct devices seen; the device table stays bounded.
+    private func manyDevices(into report: inout BenchReport) async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        let total = 10_000
+        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitDeviceBurst", [.string("hci0"), .uint32(UInt32(total))])
+        var seen = 0
+        for await _ in scanner.sightings {
+            seen += 1
+            if seen == total { break }
+        }
+        let tracked = await scanner.deviceCount
+        await scanner.stop()
+        report.add("scan.rss_after_10k_devices", ResourceUsage.currentMegabytes, unit: "MiB",
+                   note: "\(total) distinct devices seen, \(tracked) tracked (table bound \(ScannerOptions().maxDevices))")
+    }
+
+    /// The receiving side of the burst figure, run as a child process.
+    static func receiveBurst(address: String, device: String, count: Int) async throws {
+        let connection = try await DBusConnection.connect(address: address)
+        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
+        try await scanner.start()
+        print("ready")
+        fflush(nil)
+        var received = 0
+        var first = ContinuousClock.now
+        for await sighting in scanner.sightings where sighting.manufacturerData[0xFFFF] != nil {
+            received += 1
+            if received == 1 { first = .now }
+            if received == count { break }
+        }
+        let elapsed = ContinuousClock.now - first
+        print(Double(count - 1) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+    }
+}
