@@ -40,13 +40,35 @@ public enum AdvertisementDecoder {
     }
 
     /// `0000feaa-0000-1000-8000-00805f9b34fb` or `feaa` → 0xFEAA; nil for a
-    /// UUID outside the Bluetooth base range.
+    /// UUID outside the Bluetooth base range. Works on the UTF-8 bytes, with
+    /// no allocation, since it runs for every service-data advert.
     public static func shortUUID(_ uuid: String) -> UInt16? {
-        let lower = uuid.lowercased()
-        if lower.utf8.count == 4 || (lower.hasPrefix("0x") && lower.utf8.count == 6) {
-            return UInt16(lower.hasPrefix("0x") ? String(lower.dropFirst(2)) : lower, radix: 16)
+        var uuid = uuid
+        return uuid.withUTF8 { bytes -> UInt16? in
+            func hex(_ range: Range<Int>) -> UInt16? {
+                var value: UInt16 = 0
+                for i in range {
+                    let c = bytes[i] | 0x20
+                    let digit: UInt8
+                    switch c {
+                    case 0x30...0x39: digit = c - 0x30
+                    case 0x61...0x66: digit = c - 0x61 + 10
+                    default: return nil
+                    }
+                    value = value << 4 | UInt16(digit)
+                }
+                return value
+            }
+            switch bytes.count {
+            case 4: return hex(0..<4)
+            case 6 where bytes[0] == 0x30 && bytes[1] | 0x20 == 0x78: return hex(2..<6)
+            case 36:
+                guard hex(0..<4) == 0 else { return nil }
+                let base = Array("-0000-1000-8000-00805f9b34fb".utf8)
+                for (i, c) in base.enumerated() where bytes[8 + i] | (c >= 0x61 ? 0x20 : 0) != c { return nil }
+                return hex(4..<8)
+            default: return nil
+            }
         }
-        guard lower.utf8.count == 36, lower.hasPrefix("0000"), lower.hasSuffix("-0000-1000-8000-00805f9b34fb") else { return nil }
-        return UInt16(lower.dropFirst(4).prefix(4), radix: 16)
     }
 }

@@ -12,31 +12,32 @@ enum BTHomeDecoder {
         let version = Int(info >> 5)
         var packet = BTHomePacket(
             version: version, encrypted: info & 0x01 != 0, triggerBased: info & 0x04 != 0,
-            mac: nil, counter: nil, objects: [], problem: nil)
+            macBytes: nil, counter: nil, objects: [], problem: nil)
         guard version == 2 else {
             packet.problem = .unsupportedVersion
             return packet
         }
-        var body = Array(data.dropFirst())
+        var start = 1
         if info & 0x02 != 0 {
-            guard body.count >= 6 else {
+            guard data.count >= 7 else {
                 packet.problem = .truncated
                 return packet
             }
             // The packet carries the address least significant byte first.
-            packet.mac = macString(body.prefix(6).reversed())
-            body.removeFirst(6)
+            packet.macBytes = ByteString(data[1..<7].reversed())
+            start = 7
         }
+        var reader = ByteReader(data, offset: start)
         if packet.encrypted {
-            guard body.count >= 8 else {
+            guard data.count - start >= 8 else {
                 packet.problem = .truncated
                 return packet
             }
-            let counterBytes = Array(body[body.count - 8..<body.count - 4])
-            let tag = Array(body.suffix(4))
-            let ciphertext = Array(body.prefix(body.count - 8))
+            let counterBytes = Array(data[data.count - 8..<data.count - 4])
+            let tag = Array(data.suffix(4))
+            let ciphertext = Array(data[start..<data.count - 8])
             packet.counter = counterBytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
-            let nonceAddress = packet.mac.flatMap { Hex.bytes($0.split(separator: ":").joined()) } ?? address
+            let nonceAddress = packet.macBytes?.bytes ?? address
             guard let bindkey, let nonceAddress, nonceAddress.count == 6 else {
                 packet.problem = .missingBindkey
                 return packet
@@ -46,9 +47,9 @@ enum BTHomeDecoder {
                 packet.problem = .authenticationFailed
                 return packet
             }
-            body = plain
+            reader = ByteReader(plain)
         }
-        var reader = ByteReader(body)
+        packet.objects.reserveCapacity(reader.remaining / 2)
         while !reader.isAtEnd {
             guard let object = readObject(&reader) else {
                 packet.problem = .truncated
@@ -61,12 +62,13 @@ enum BTHomeDecoder {
 
     private static func readObject(_ reader: inout ByteReader) -> BTHomeObject? {
         guard let id = reader.u8(), let kind = BTHomeObjectKind.table[Int(id)] else { return nil }
-        var object = BTHomeObject(id: id, name: kind.name, unit: kind.unit, value: .number(0), steps: nil)
+        var object = BTHomeObject(id: id, value: .number(0), steps: nil)
         switch kind.encoding {
         case .number(let length, let signed, let factor):
             guard let raw = reader.littleEndian(length) else { return nil }
             let integer = signed ? Double(raw.signExtended(fromBytes: length)) : Double(raw)
-            object.value = .number(round(integer * factor, digitsOf: factor))
+            let scale = kind.roundingScale
+            object.value = .number(scale == 1 ? integer * factor : (integer * factor * scale).rounded() / scale)
         case .binary:
             guard let raw = reader.u8() else { return nil }
             object.value = .binary(raw != 0)
@@ -88,17 +90,5 @@ enum BTHomeDecoder {
             object.value = .raw(Hex.string(bytes))
         }
         return object
-    }
-
-    /// Rounds away binary noise from the scale factor (25.06, not 25.060000000000002).
-    private static func round(_ value: Double, digitsOf factor: Double) -> Double {
-        guard factor < 1 else { return value }
-        var scale = 1.0
-        var f = factor
-        while f < 0.999_999, scale < 1e9 {
-            f *= 10
-            scale *= 10
-        }
-        return (value * scale).rounded() / scale
     }
 }

@@ -1,6 +1,6 @@
 /// One measurement or event from a BTHome packet.
-public struct BTHomeObject: Sendable, Hashable, Codable {
-    public enum Value: Sendable, Hashable, Codable {
+public struct BTHomeObject: Sendable, Hashable, Encodable {
+    public enum Value: Sendable, Hashable, Encodable {
         case number(Double)
         case binary(Bool)
         /// Button or dimmer events are happenings, not states.
@@ -17,24 +17,27 @@ public struct BTHomeObject: Sendable, Hashable, Codable {
             case .event(let v), .text(let v), .raw(let v): try container.encode(v)
             }
         }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let v = try? container.decode(Bool.self) { self = .binary(v) } else if let v = try? container.decode(Double.self) {
-                self = .number(v)
-            } else {
-                self = .text(try container.decode(String.self))
-            }
-        }
     }
 
     /// The object id from the BTHome specification.
     public var id: UInt8
-    /// e.g. `temperature`, `humidity`, `button`.
-    public var name: String
-    /// e.g. `°C`, `%`, `hPa`; nil for counts, binaries and events.
-    public var unit: String?
     public var value: Value
     /// For dimmer events, the number of steps turned.
     public var steps: Int?
+
+    /// e.g. `temperature`, `humidity`, `button`.
+    public var name: String { BTHomeObjectKind.table[Int(id)]?.name ?? "unknown" }
+    /// e.g. `°C`, `%`, `hPa`; nil for counts, binaries and events.
+    public var unit: String? { BTHomeObjectKind.table[Int(id)]?.unit }
+
+    enum CodingKeys: String, CodingKey { case id, name, unit, value, steps }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encode(value, forKey: .value)
+        try container.encodeIfPresent(steps, forKey: .steps)
+    }
 }

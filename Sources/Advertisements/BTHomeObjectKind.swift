@@ -20,6 +20,21 @@ struct BTHomeObjectKind: Sendable {
     var name: String
     var unit: String?
     var encoding: Encoding
+    /// 10^digits of the factor, to round away binary noise (25.06, not 25.060000000000002).
+    var roundingScale: Double = 1
+
+    init(name: String, unit: String?, encoding: Encoding) {
+        self.name = name
+        self.unit = unit
+        self.encoding = encoding
+        if case .number(_, _, let factor) = encoding {
+            var f = factor
+            while f < 0.999_999, roundingScale < 1e9 {
+                f *= 10
+                roundingScale *= 10
+            }
+        }
+    }
 
     /// Bytes the value takes after the id byte; nil for length-prefixed kinds.
     var fixedLength: Int? {

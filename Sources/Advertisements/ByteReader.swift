@@ -22,14 +22,27 @@ struct ByteReader {
 
     /// An unsigned little-endian integer of `count` bytes (1…8).
     mutating func littleEndian(_ count: Int) -> UInt64? {
-        guard let slice = take(count) else { return nil }
-        return slice.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        guard count >= 0, remaining >= count else { return nil }
+        var value: UInt64 = 0
+        for i in stride(from: offset + count - 1, through: offset, by: -1) { value = value << 8 | UInt64(bytes[i]) }
+        offset += count
+        return value
     }
 
     /// An unsigned big-endian integer of `count` bytes (1…8).
     mutating func bigEndian(_ count: Int) -> UInt64? {
-        guard let slice = take(count) else { return nil }
-        return slice.reduce(0) { $0 << 8 | UInt64($1) }
+        guard count >= 0, remaining >= count else { return nil }
+        var value: UInt64 = 0
+        for i in offset..<offset + count { value = value << 8 | UInt64(bytes[i]) }
+        offset += count
+        return value
+    }
+
+    /// The next `count` (≤ 16) bytes, kept inline.
+    mutating func byteString(_ count: Int) -> ByteString? {
+        guard count >= 0, count <= 16, remaining >= count else { return nil }
+        defer { offset += count }
+        return ByteString(bytes, from: offset, count: count)
     }
 }
 
@@ -42,9 +55,29 @@ extension UInt64 {
 }
 
 enum Hex {
-    static func string<S: Sequence>(_ bytes: S, separator: String = "") -> String where S.Element == UInt8 {
-        let digits = Array("0123456789abcdef")
-        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0xF)]]) }.joined(separator: separator)
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex, with `separator` (one ASCII character or none) between bytes.
+    static func string<C: Collection>(_ bytes: C, separator: Character? = nil, uppercase: Bool = false) -> String where C.Element == UInt8 {
+        let count = bytes.count
+        guard count > 0 else { return "" }
+        let separatorByte = separator?.asciiValue
+        let length = count * 2 + (separatorByte == nil ? 0 : count - 1)
+        let letterOffset: UInt8 = uppercase ? 0x20 : 0
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var i = 0
+            for byte in bytes {
+                if i > 0, let separatorByte {
+                    buffer[i] = separatorByte
+                    i += 1
+                }
+                let high = digits[Int(byte >> 4)], low = digits[Int(byte & 0xF)]
+                buffer[i] = high > 0x39 ? high - letterOffset : high
+                buffer[i + 1] = low > 0x39 ? low - letterOffset : low
+                i += 2
+            }
+            return length
+        }
     }
 
     /// Parses hex digits (either case), ignoring nothing; nil on any other text.
@@ -74,14 +107,5 @@ enum Hex {
 
 /// `AA:BB:CC:DD:EE:FF` from six bytes in display order.
 func macString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-    Hex.string(bytes, separator: ":").uppercased()
-}
-
-/// A 16-byte UUID in its canonical lowercase form.
-func uuidString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-    let hex = Hex.string(bytes)
-    let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-        String(hex.dropFirst(range.lowerBound).prefix(range.count))
-    }
-    return parts.joined(separator: "-")
+    Hex.string(bytes, separator: ":", uppercase: true)
 }

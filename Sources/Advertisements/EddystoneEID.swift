@@ -1,6 +1,6 @@
 /// Eddystone-EID (frame 0x30): an ephemeral id that rotates; recognised, not
 /// resolved (resolving needs the beacon's identity key).
-public struct EddystoneEID: Sendable, Hashable, Codable {
+public struct EddystoneEID: Sendable, Hashable, Encodable {
     /// Calibrated RSSI at 0 m, in dBm.
     public var txPowerDBm: Int8
     /// 16 lowercase hex digits.

@@ -1,5 +1,5 @@
 /// Eddystone-TLM (frame 0x20), unencrypted version 0: beacon telemetry.
-public struct EddystoneTLM: Sendable, Hashable, Codable {
+public struct EddystoneTLM: Sendable, Hashable, Encodable {
     public var version: UInt8
     /// nil when the beacon reports 0 (no battery reading).
     public var batteryMillivolts: UInt16?

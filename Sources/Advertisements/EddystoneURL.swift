@@ -1,5 +1,5 @@
 /// Eddystone-URL (frame 0x10): a compressed URL, expanded here.
-public struct EddystoneURL: Sendable, Hashable, Codable {
+public struct EddystoneURL: Sendable, Hashable, Encodable {
     /// Calibrated RSSI at 0 m, in dBm.
     public var txPowerDBm: Int8
     public var url: String

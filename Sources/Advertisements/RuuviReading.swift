@@ -1,11 +1,13 @@
 /// RuuviTag RAWv2 (data format 5), company 0x0499. Every field is nil when
 /// the tag sends its "not available" value.
-public struct RuuviReading: Sendable, Hashable, Codable {
-    public struct Acceleration: Sendable, Hashable, Codable {
+public struct RuuviReading: Sendable, Hashable, Encodable {
+    public struct Acceleration: Sendable, Hashable, Encodable {
         /// In g (standard gravity).
         public var x: Double?
         public var y: Double?
         public var z: Double?
+
+        enum CodingKeys: String, CodingKey { case x, y, z }
 
         /// Unavailable axes are written as null, not left out.
         public func encode(to encoder: any Encoder) throws {
@@ -16,16 +18,45 @@ public struct RuuviReading: Sendable, Hashable, Codable {
         }
     }
 
-    public var temperatureCelsius: Double?
-    public var humidityPercent: Double?
-    public var pressurePascal: Int?
-    public var accelerationG: Acceleration
-    public var batteryVolts: Double?
-    public var txPowerDBm: Int?
-    public var movementCounter: Int?
-    public var measurementSequence: Int?
+    // The payload's fields as sent; the readings below are computed from them
+    // on demand, which keeps the decoded value small and decoding cheap.
+    private let rawTemperature: UInt16
+    private let rawHumidity: UInt16
+    private let rawPressure: UInt16
+    private let rawAcceleration: (UInt16, UInt16, UInt16)
+    private let rawPower: UInt16
+    private let rawMovement: UInt8
+    private let rawSequence: UInt16
+    public let macBytes: ByteString?
+
+    public var temperatureCelsius: Double? { Self.signed(rawTemperature, 0.005) }
+    public var humidityPercent: Double? { rawHumidity == 0xFFFF ? nil : (Double(rawHumidity) * 0.0025 * 10000).rounded() / 10000 }
+    public var pressurePascal: Int? { rawPressure == 0xFFFF ? nil : Int(rawPressure) + 50000 }
+    public var accelerationG: Acceleration {
+        Acceleration(x: Self.signed(rawAcceleration.0, 0.001), y: Self.signed(rawAcceleration.1, 0.001), z: Self.signed(rawAcceleration.2, 0.001))
+    }
+    public var batteryVolts: Double? { rawPower >> 5 == 0x7FF ? nil : (Double(rawPower >> 5) + 1600) / 1000 }
+    public var txPowerDBm: Int? { rawPower & 0x1F == 0x1F ? nil : Int(rawPower & 0x1F) * 2 - 40 }
+    public var movementCounter: Int? { rawMovement == 0xFF ? nil : Int(rawMovement) }
+    public var measurementSequence: Int? { rawSequence == 0xFFFF ? nil : Int(rawSequence) }
     /// The tag's own MAC from the payload, which survives address changes.
-    public var mac: String?
+    public var mac: String? { macBytes?.mac }
+
+    public static func == (lhs: RuuviReading, rhs: RuuviReading) -> Bool {
+        lhs.rawTemperature == rhs.rawTemperature && lhs.rawHumidity == rhs.rawHumidity && lhs.rawPressure == rhs.rawPressure
+            && lhs.rawAcceleration == rhs.rawAcceleration && lhs.rawPower == rhs.rawPower && lhs.rawMovement == rhs.rawMovement
+            && lhs.rawSequence == rhs.rawSequence && lhs.macBytes == rhs.macBytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawTemperature)
+        hasher.combine(rawSequence)
+        hasher.combine(macBytes)
+    }
+
+    private static func signed(_ raw: UInt16, _ scale: Double) -> Double? {
+        raw == 0x8000 ? nil : (Double(Int16(bitPattern: raw)) * scale * 1000).rounded() / 1000
+    }
 
     enum CodingKeys: String, CodingKey {
         case temperatureCelsius = "temperature_c", humidityPercent = "humidity_pct", pressurePascal = "pressure_pa"
@@ -52,24 +83,15 @@ public struct RuuviReading: Sendable, Hashable, Codable {
     init?(_ payload: [UInt8]) {
         guard payload.count >= 24, payload[0] == 5 else { return nil }
         var reader = ByteReader(payload, offset: 1)
-        guard let temperature = reader.bigEndian(2), let humidity = reader.bigEndian(2), let pressure = reader.bigEndian(2),
-              let ax = reader.bigEndian(2), let ay = reader.bigEndian(2), let az = reader.bigEndian(2),
-              let power = reader.bigEndian(2), let movement = reader.u8(), let sequence = reader.bigEndian(2),
-              let mac = reader.take(6) else { return nil }
-
-        func signed(_ raw: UInt64, _ scale: Double) -> Double? {
-            raw == 0x8000 ? nil : (Double(raw.signExtended(fromBytes: 2)) * scale * 1000).rounded() / 1000
-        }
-        temperatureCelsius = signed(temperature, 0.005)
-        humidityPercent = humidity == 0xFFFF ? nil : (Double(humidity) * 0.0025 * 10000).rounded() / 10000
-        pressurePascal = pressure == 0xFFFF ? nil : Int(pressure) + 50000
-        accelerationG = Acceleration(x: signed(ax, 0.001), y: signed(ay, 0.001), z: signed(az, 0.001))
-        let volts = power >> 5
-        let tx = power & 0x1F
-        batteryVolts = volts == 0x7FF ? nil : (Double(volts) + 1600) / 1000
-        txPowerDBm = tx == 0x1F ? nil : Int(tx) * 2 - 40
-        movementCounter = movement == 0xFF ? nil : Int(movement)
-        measurementSequence = sequence == 0xFFFF ? nil : Int(sequence)
-        self.mac = mac.allSatisfy { $0 == 0xFF } ? nil : macString(mac)
+        func u16() -> UInt16 { UInt16(truncatingIfNeeded: reader.bigEndian(2) ?? 0) }
+        rawTemperature = u16()
+        rawHumidity = u16()
+        rawPressure = u16()
+        rawAcceleration = (u16(), u16(), u16())
+        rawPower = u16()
+        rawMovement = reader.u8() ?? 0xFF
+        rawSequence = u16()
+        let address = reader.byteString(6)
+        macBytes = address.flatMap { $0.isAllOnes ? nil : $0 }
     }
 }
