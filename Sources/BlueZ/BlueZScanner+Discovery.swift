@@ -19,7 +19,7 @@ extension BlueZScanner {
                 _ = try await adapterCall(adapter, "StartDiscovery")
                 guard mine == generation, adapter == adapterPath else { return }
                 enter(.scanning)
-                lastAdvert = clock.now
+                discoveryStarted = tick
                 report(.discoveryStarted(adapter: adapter, reason: reason))
                 startTimers()
                 return
@@ -54,14 +54,19 @@ extension BlueZScanner {
         ]
     }
 
-    /// Sleeps until the watchdog period after the last advert; an advert in
-    /// the meantime just moves the next deadline. No advert at all: restart
-    /// discovery, and if that brings none either, power-cycle the adapter.
+    /// Sleeps until the watchdog period after the last advert (or the last
+    /// start); an advert in the meantime just moves the deadline. No advert at
+    /// all: restart discovery, and if that brings none either, power-cycle.
     private func watchdogLoop() async {
+        let period = UInt64(options.watchdog.components.seconds) * 1_000_000_000
+            + UInt64(options.watchdog.components.attoseconds / 1_000_000_000)
         while !Task.isCancelled, state == .scanning {
-            let deadline = lastAdvert.advanced(by: options.watchdog)
-            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-            guard state == .scanning, clock.now >= lastAdvert.advanced(by: options.watchdog) else { continue }
+            let last = max(devices.lastAdvert, discoveryStarted)
+            do { try await clock.sleep(until: origin.advanced(by: .nanoseconds(last + period)), tolerance: nil) } catch { return }
+            let advert = devices.lastAdvert
+            guard state == .scanning, tick >= max(advert, discoveryStarted) + period else { continue }
+            if advert > advertAtLastStrike { watchdogStrikes = 0 }
+            advertAtLastStrike = advert
             watchdogStrikes += 1
             if watchdogStrikes == 1 {
                 report(.watchdogFired(step: .restartDiscovery))
@@ -95,12 +100,9 @@ extension BlueZScanner {
     }
 
     func expireDevices() async {
-        let expiry = UInt64(options.deviceExpiry.components.seconds) * 1_000_000_000
-        let now = tick
-        let stale = devices.filter { !$0.value.paired && now &- $0.value.lastSeen >= expiry }.map(\.key)
+        let stale = devices.expire(olderThan: UInt64(options.deviceExpiry.components.seconds) * 1_000_000_000, now: tick)
         guard !stale.isEmpty, let adapter = adapterPath else { return }
         for path in stale {
-            devices[path] = nil
             _ = try? await adapterCall(adapter, "RemoveDevice", [.objectPath(path)])
         }
         report(.devicesExpired(count: stale.count))

@@ -1,5 +1,4 @@
 public import DBus
-internal import Dispatch
 
 /// Scans for BLE advertisements through BlueZ's D-Bus API and turns every
 /// Device1 update into a `Sighting`.
@@ -20,37 +19,65 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     let options: ScannerOptions
     let clock: C
 
-    var devices: [String: DeviceRecord] = [:]
+    let devices: DeviceTable
     var adapterPath: String?
     private(set) public var state: BluetoothState = .starting
-    var lastAdvert: C.Instant
-    /// Origin of the table's `lastSeen` times, on the injected clock.
+    /// Origin of the table's ticks, on the injected clock.
     let origin: C.Instant
     /// Bumped whenever discovery is (re)started, so an older attempt that
     /// resumes after an await knows it was overtaken.
     var generation = 0
     var watchdogStrikes = 0
+    /// The last advert tick when the watchdog last fired.
+    var advertAtLastStrike: UInt64 = 0
+    /// When discovery last (re)started, in ticks; the watchdog counts from the later of this and the last advert.
+    var discoveryStarted: UInt64 = 0
     private var tasks: [Task<Void, Never>] = []
+    private var subscriptions: [SignalSubscription] = []
     var timers: [Task<Void, Never>] = []
 
     public init(connection: DBusConnection, options: ScannerOptions = ScannerOptions(), clock: C) {
         self.connection = connection
         self.options = options
         self.clock = clock
-        self.lastAdvert = clock.now
         self.origin = clock.now
+        self.devices = DeviceTable(capacity: options.maxDevices)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
     }
 
     /// Subscribes, reads the current objects and starts discovery.
+    ///
+    /// Device updates take a fast path: they are applied to the table and
+    /// turned into sightings on the D-Bus queue as they are dispatched. Only
+    /// the rare control-plane signals (adapters, bluetoothd) reach the actor.
     public func start() async throws(DBusError) {
         let owners = try await connection.ownerChanges(of: "org.bluez")
-        let objects = try await connection.signals(matching: MatchRule(
-            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/"))
-        let properties = try await connection.signals(matching: MatchRule(
+        let table = devices
+        let sink = sightingSink
+        let tick = ticker
+        subscriptions.append(try await connection.subscribe(MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/")) { [weak self] message in
+            guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
+            if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.stringKeyed,
+               let record = table.update(path, with: device, at: tick()) {
+                sink.yield(record.sighting())
+            }
+            if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
+                Task { await self?.objectsChanged(member: message.member ?? "", path: path, arguments[1]) }
+            }
+        })
+        subscriptions.append(try await connection.subscribe(MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-            pathNamespace: "/org/bluez"))
+            pathNamespace: "/org/bluez")) { [weak self] message in
+            guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
+                  let interface = arguments[0].string, let changed = arguments[1].stringKeyed else { return }
+            if interface == "org.bluez.Device1" {
+                if let record = table.update(path, with: changed, at: tick()) { sink.yield(record.sighting()) }
+            } else if interface == "org.bluez.Adapter1" {
+                Task { await self?.adapterChanged(path: path, changed: changed) }
+            }
+        })
         tasks.append(Task { [weak self] in
             var first = true
             for await owner in owners {
@@ -59,22 +86,14 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 await self?.ownerChanged(to: owner)
             }
         })
-        tasks.append(Task { [weak self] in
-            for await message in objects { await self?.objectsChanged(message) }
-        })
-        tasks.append(Task { [weak self] in
-            for await message in properties {
-                guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
-                      let interface = arguments[0].string, let changed = arguments[1].stringKeyed else { continue }
-                await self?.propertiesChanged(path: path, interface: interface, changed: changed)
-            }
-        })
         await synchronize(reason: "start")
     }
 
     /// Stops discovery and ends both streams.
     public func stop() async {
         (tasks + timers).forEach { $0.cancel() }
+        subscriptions.forEach { $0.cancel() }
+        subscriptions.removeAll()
         tasks.removeAll()
         timers.removeAll()
         if let adapterPath, state == .scanning {
@@ -85,7 +104,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     }
 
     /// Devices tracked right now.
-    public var deviceCount: Int { devices.count }
+    public nonisolated var deviceCount: Int { devices.count }
 
     // MARK: State
 
@@ -102,16 +121,16 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     func report(_ event: ScannerEvent) { eventSink.yield(event) }
 
     /// Nanoseconds since the scanner was made, on the injected clock.
-    var tick: UInt64 {
-        let elapsed = origin.duration(to: clock.now).components
-        return UInt64(max(elapsed.seconds, 0)) * 1_000_000_000 + UInt64(max(elapsed.attoseconds, 0) / 1_000_000_000)
+    nonisolated var ticker: @Sendable () -> UInt64 {
+        let clock = clock
+        let origin = origin
+        return {
+            let elapsed = origin.duration(to: clock.now).components
+            return UInt64(max(elapsed.seconds, 0)) * 1_000_000_000 + UInt64(max(elapsed.attoseconds, 0) / 1_000_000_000)
+        }
     }
 
-    func emit(_ record: DeviceRecord) {
-        lastAdvert = clock.now
-        watchdogStrikes = 0
-        sightingSink.yield(record.sighting(at: DispatchTime.now().uptimeNanoseconds))
-    }
+    var tick: UInt64 { ticker() }
 
     /// Reads every object and picks the adapter; starts discovery if it can.
     func synchronize(reason: String) async {
@@ -130,10 +149,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         for (path, value) in objects {
             guard let interfaces = value.stringKeyed else { continue }
             if let adapter = interfaces["org.bluez.Adapter1"]?.stringKeyed { adapters[path] = adapter }
-            if let device = interfaces["org.bluez.Device1"]?.stringKeyed, devices[path] == nil, let address = DeviceRecord.address(fromPath: path) {
-                var record = DeviceRecord(address: address, lastSeen: now)
-                record.apply(device)
-                remember(record, at: path)
+            // Cached devices are tracked (for expiry) but not reported: BlueZ's
+            // cache says nothing about what is in range now.
+            if let device = interfaces["org.bluez.Device1"]?.stringKeyed {
+                _ = devices.update(path, with: device, at: now, advert: false)
             }
         }
         guard let (path, properties) = Self.choose(adapters, wanted: options.adapter) else {

@@ -1,4 +1,5 @@
 import DBus
+internal import Dispatch
 
 /// What the scanner remembers about one device object.
 struct DeviceRecord: Sendable {
@@ -36,10 +37,12 @@ struct DeviceRecord: Sendable {
         }
     }
 
-    func sighting(at time: UInt64) -> Sighting {
+    /// The record as a sighting stamped now (monotonic).
+    func sighting() -> Sighting {
         Sighting(
             address: address, addressType: addressType, rssi: rssi, txPower: txPower, name: name,
-            manufacturerData: manufacturerData, serviceData: serviceData, paired: paired, uptimeNanoseconds: time)
+            manufacturerData: manufacturerData, serviceData: serviceData, paired: paired,
+            uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` → `AA:BB:CC:DD:EE:FF`.

@@ -14,30 +14,50 @@ extension DBusConnection {
         buffering: AsyncStream<DBusMessage>.Continuation.BufferingPolicy = .unbounded
     ) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: DBusMessage.self, bufferingPolicy: buffering)
+        let subscription = try await subscribe(rule, deliver: { continuation.yield($0) }, finish: { continuation.finish() })
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+
+    /// Calls `handler` with each signal matching `rule`, synchronously while
+    /// the connection dispatches, on its queue: no task hop per signal. The
+    /// handler must be quick and must not block or call back synchronously
+    /// into this connection. Cancel the returned subscription to stop.
+    public func subscribe(
+        _ rule: MatchRule, handler: @escaping @Sendable (DBusMessage) -> Void
+    ) async throws(DBusError) -> SignalSubscription {
+        try await subscribe(rule, deliver: handler, finish: {})
+    }
+
+    private func subscribe(
+        _ rule: MatchRule, deliver: @escaping @Sendable (DBusMessage) -> Void, finish: @escaping @Sendable () -> Void
+    ) async throws(DBusError) -> SignalSubscription {
         let id: UInt64? = lock.withLock { _ in
             guard isOpen else { return nil }
             nextSubscriptionID += 1
-            subscriptions[nextSubscriptionID] = Subscription(rule: rule, continuation: continuation)
+            subscriptions[nextSubscriptionID] = Subscription(rule: rule, deliver: deliver, finish: finish)
             return nextSubscriptionID
         }
         guard let id else { throw .disconnected }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            // Off whatever thread ended the stream, which may hold the lock.
-            self.queue.async {
-                let removed = self.lock.withLock { _ in self.subscriptions.removeValue(forKey: id) != nil }
-                guard removed, self.isOpen, let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) else { return }
-                dbus_message_set_no_reply(message.raw, 1)
-                try? self.send(message)
-            }
-        }
+        let subscription = SignalSubscription(connection: self, id: id, rule: rule)
         do {
             _ = try await call(DBusMessage.busCall("AddMatch", [.string(rule.text)]))
         } catch {
-            continuation.finish()
+            subscription.cancel()
             throw error
         }
-        return stream
+        return subscription
+    }
+
+    /// Removes a subscription and its match, off whatever thread ended it
+    /// (which may be inside dispatch, holding the lock).
+    func unsubscribe(_ id: UInt64, rule: MatchRule) {
+        queue.async {
+            let removed = self.lock.withLock { _ in self.subscriptions.removeValue(forKey: id) != nil }
+            guard removed, self.isOpen, let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) else { return }
+            dbus_message_set_no_reply(message.raw, 1)
+            try? self.send(message)
+        }
     }
 
     /// The current owner of a bus name (`GetNameOwner`), or nil when nobody owns it.
@@ -96,7 +116,7 @@ extension DBusConnection {
             return
         }
         for subscription in subscriptions.values where subscription.rule.matches(message) {
-            subscription.continuation.yield(message)
+            subscription.deliver(message)
         }
     }
 }

@@ -34,7 +34,10 @@ public final class DBusConnection: @unchecked Sendable {
 
     struct Subscription {
         let rule: MatchRule
-        let continuation: AsyncStream<DBusMessage>.Continuation
+        /// Runs during dispatch, on the queue.
+        let deliver: @Sendable (DBusMessage) -> Void
+        /// Runs when the connection closes.
+        let finish: @Sendable () -> Void
     }
 
     private init(raw: OpaquePointer, label: String) {
@@ -128,7 +131,7 @@ public final class DBusConnection: @unchecked Sendable {
             for path in objects.keys { dbus_connection_unregister_object_path(raw, path) }
             objects.removeAll()
             dbus_connection_remove_filter(raw, DBusConnection.filterTrampoline, callbackContext?.toOpaque())
-            let streams = subscriptions.values.map(\.continuation)
+            let streams = subscriptions.values.map(\.finish)
             subscriptions.removeAll()
             defer { callbackContext = nil }
             return (streams, callbackContext)
@@ -137,7 +140,7 @@ public final class DBusConnection: @unchecked Sendable {
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
         timeouts.cancel()
-        for stream in streams { stream.finish() }
+        for finish in streams { finish() }
         context?.release()
     }
 

@@ -55,6 +55,13 @@ struct BenchReport {
 }
 
 enum ResourceUsage {
+    /// User plus system CPU time of this process, all threads, in seconds.
+    static var cpuSeconds: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// VmRSS from /proc/self/status, in MiB.
     static var currentMegabytes: Double { field("VmRSS:") }
 

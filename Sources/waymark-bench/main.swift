@@ -18,6 +18,10 @@ do {
         try await ScanBench.receiveBurst(address: rest[0], device: rest[1], count: Int(rest[2]) ?? 0)
         exit(0)
     }
+    if let index = arguments.firstIndex(of: "--many-devices") {
+        try await ScanBench.countDevices(address: arguments[arguments.index(after: index)])
+        exit(0)
+    }
     if let index = arguments.firstIndex(of: "--decode-only") {
         var report = BenchReport()
         try await ScanBench(quick: true).decodeOnly(arguments[arguments.index(after: index)], into: &report)

@@ -185,7 +185,7 @@ struct BlueZScannerTests {
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(150))
         #expect(try await events.first(within: .seconds(5)) { $0 == .devicesExpired(count: 1) })
-        #expect(await scanner.deviceCount == 0)
+        #expect(scanner.deviceCount == 0)
         let objects = try await rig.connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
         #expect(objects.first?.stringKeyed?["/org/bluez/hci0/dev_C0_FF_EE_00_00_09"] == nil)
         await scanner.stop()

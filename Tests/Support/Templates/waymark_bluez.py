@@ -96,12 +96,13 @@ def EmitBurst(self, path, count):
 
 @dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='su', out_signature='')
 def EmitDeviceBurst(self, adapter, count):
-    '''Announces `count` distinct advertising devices with InterfacesAdded,
-    without keeping them as objects, for memory measurements.'''
+    '''Announces `count` advertising devices with InterfacesAdded, without
+    keeping them as objects, for memory measurements. Each call continues the
+    address sequence of the last, so every device is new.'''
     adapter_path = '/org/bluez/' + adapter
     manager = mockobject.objects['/']
     for i in range(count):
-        address = ':'.join(f'{b:02X}' for b in (0xC0, 0xDE) + tuple(i.to_bytes(4, 'big')))
+        address = ':'.join(f'{b:02X}' for b in (0xC0, 0xDE) + tuple((i + EmitDeviceBurst.offset).to_bytes(4, 'big')))
         path = adapter_path + '/dev_' + address.replace(':', '_')
         payload = dbus.Array([dbus.Byte(b) for b in i.to_bytes(4, 'little')], signature='y')
         properties = {
@@ -112,3 +113,7 @@ def EmitDeviceBurst(self, adapter, count):
         }
         manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                            [dbus.ObjectPath(path), {bluez5.DEVICE_IFACE: properties}])
+    EmitDeviceBurst.offset += count
+
+
+EmitDeviceBurst.offset = 0

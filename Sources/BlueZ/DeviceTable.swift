@@ -1,0 +1,59 @@
+import DBus
+import Synchronization
+
+/// The devices the scanner tracks, bounded, behind a lock: updated on the
+/// D-Bus queue for every advert (no task hop), read by the scanner's actor.
+final class DeviceTable: Sendable {
+    private struct State {
+        var devices: [String: DeviceRecord] = [:]
+        /// When the last advert arrived, in the scanner's ticks.
+        var lastAdvert: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var count: Int { state.withLock { $0.devices.count } }
+    var lastAdvert: UInt64 { state.withLock { $0.lastAdvert } }
+
+    /// Applies Device1 properties for `path` and returns the updated record.
+    func update(_ path: String, with properties: [String: DBusValue], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
+        state.withLock { state in
+            guard let address = state.devices[path]?.address ?? DeviceRecord.address(fromPath: path) else { return nil }
+            var record = state.devices[path] ?? DeviceRecord(address: address, lastSeen: tick)
+            record.apply(properties)
+            record.lastSeen = tick
+            if state.devices[path] == nil, state.devices.count >= capacity { Self.evict(&state.devices, capacity) }
+            state.devices[path] = record
+            if advert { state.lastAdvert = tick }
+            return record
+        }
+    }
+
+    func remove(_ path: String) {
+        state.withLock { _ = $0.devices.removeValue(forKey: path) }
+    }
+
+    /// Forgets every device under an adapter that went away.
+    func removeAll(under adapter: String) {
+        state.withLock { $0.devices = $0.devices.filter { !$0.key.hasPrefix(adapter + "/") } }
+    }
+
+    /// Removes and returns unpaired devices not seen for `age` ticks.
+    func expire(olderThan age: UInt64, now: UInt64) -> [String] {
+        state.withLock { state in
+            let stale = state.devices.filter { !$0.value.paired && now &- $0.value.lastSeen >= age }.map(\.key)
+            for path in stale { state.devices[path] = nil }
+            return stale
+        }
+    }
+
+    /// When full, the longest-unseen tenth of the unpaired devices goes at
+    /// once, so eviction is rare.
+    private static func evict(_ devices: inout [String: DeviceRecord], _ capacity: Int) {
+        let victims = devices.filter { !$0.value.paired }.sorted { $0.value.lastSeen < $1.value.lastSeen }.prefix(max(1, capacity / 10))
+        for (path, _) in victims { devices[path] = nil }
+    }
+}
