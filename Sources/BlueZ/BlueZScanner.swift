@@ -36,7 +36,14 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     private var subscriptions: [SignalSubscription] = []
     var timers: [Task<Void, Never>] = []
 
-    public init(connection: DBusConnection, options: ScannerOptions = ScannerOptions(), clock: C) {
+    /// Sightings go to `sightings`, an async stream. A consumer that keeps up
+    /// with every advert (the recorder) can instead pass `onSighting`, which
+    /// is called synchronously on the D-Bus queue: no task hop per advert.
+    /// It must be quick and must not block. The stream then stays empty.
+    public init(
+        connection: DBusConnection, options: ScannerOptions = ScannerOptions(), clock: C,
+        onSighting: (@Sendable (Sighting) -> Void)? = nil
+    ) {
         self.connection = connection
         self.options = options
         self.clock = clock
@@ -44,7 +51,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         self.devices = DeviceTable(capacity: options.maxDevices)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
+        let stream = sightingSink
+        deliver = onSighting ?? { stream.yield($0) }
     }
+
+    /// Where sightings go: the stream, or the caller's handler.
+    private let deliver: @Sendable (Sighting) -> Void
 
     /// Subscribes, reads the current objects and starts discovery.
     ///
@@ -54,14 +66,14 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     public func start() async throws(DBusError) {
         let owners = try await connection.ownerChanges(of: "org.bluez")
         let table = devices
-        let sink = sightingSink
+        let sink = deliver
         let tick = ticker
         subscriptions.append(try await connection.subscribe(MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/")) { [weak self] message in
             guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
             if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.stringKeyed,
                let record = table.update(path, with: device, at: tick()) {
-                sink.yield(record.sighting())
+                sink(record.sighting())
             }
             if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
                 Task { await self?.objectsChanged(member: message.member ?? "", path: path, arguments[1]) }
@@ -73,7 +85,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
                   let interface = arguments[0].string, let changed = arguments[1].stringKeyed else { return }
             if interface == "org.bluez.Device1" {
-                if let record = table.update(path, with: changed, at: tick()) { sink.yield(record.sighting()) }
+                if let record = table.update(path, with: changed, at: tick()) { sink(record.sighting()) }
             } else if interface == "org.bluez.Adapter1" {
                 Task { await self?.adapterChanged(path: path, changed: changed) }
             }

@@ -21,14 +21,17 @@ final class DeviceTable: Sendable {
     /// Applies Device1 properties for `path` and returns the updated record.
     func update(_ path: String, with properties: [String: DBusValue], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
         state.withLock { state in
-            guard let address = state.devices[path]?.address ?? DeviceRecord.address(fromPath: path) else { return nil }
-            var record = state.devices[path] ?? DeviceRecord(address: address, lastSeen: tick)
-            record.apply(properties)
-            record.lastSeen = tick
-            if state.devices[path] == nil, state.devices.count >= capacity { Self.evict(&state.devices, capacity) }
-            state.devices[path] = record
+            if state.devices[path] == nil {
+                guard let address = DeviceRecord.address(fromPath: path) else { return nil }
+                if state.devices.count >= capacity { Self.evict(&state.devices, capacity) }
+                state.devices[path] = DeviceRecord(address: address, lastSeen: tick)
+            }
             if advert { state.lastAdvert = tick }
-            return record
+            // Updated in place: one hash lookup, no copy of the record.
+            return Self.modify(&state.devices[path]!) { record in
+                record.apply(properties)
+                record.lastSeen = tick
+            }
         }
     }
 
@@ -48,6 +51,11 @@ final class DeviceTable: Sendable {
             for path in stale { state.devices[path] = nil }
             return stale
         }
+    }
+
+    private static func modify(_ record: inout DeviceRecord, _ body: (inout DeviceRecord) -> Void) -> DeviceRecord {
+        body(&record)
+        return record
     }
 
     /// When full, the longest-unseen tenth of the unpaired devices goes at

@@ -110,12 +110,13 @@ extension DBusConnection {
     /// Runs inside `dbus_connection_dispatch`, so under the lock.
     private func route(_ message: DBusMessage) {
         guard message.kind == .signal else { return }
-        if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+        let header = SignalHeader(message)
+        if header.interface == "org.freedesktop.DBus.Local", header.member == "Disconnected" {
             // Not from inside libdbus's dispatch: closing re-enters it.
             queue.async { self.shutDown() }
             return
         }
-        for subscription in subscriptions.values where subscription.rule.matches(message) {
+        for subscription in subscriptions.values where subscription.rule.matches(header) {
             subscription.deliver(message)
         }
     }

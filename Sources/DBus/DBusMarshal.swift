@@ -61,10 +61,8 @@ enum DBusMarshal {
             guard let pointer, count > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeBufferPointer(start: pointer, count: Int(count))))
         }
-        let full = arraySignature(&iter)
-        let element = String(full.dropFirst())
         if elementType == CDBUS_TYPE_DICT_ENTRY {
-            let (key, value) = splitDictEntry(element)
+            let (key, value) = dictionarySignature(&iter, &sub)
             var entries: [DBusDictEntry] = []
             while dbus_message_iter_get_arg_type(&sub) == CDBUS_TYPE_DICT_ENTRY {
                 var entry = cdbus_iter_zero()
@@ -77,7 +75,31 @@ enum DBusMarshal {
             }
             return .dictionary(key: key, value: value, entries)
         }
+        let element = basicSignature(elementType) ?? String(arraySignature(&iter).dropFirst())
         return .array(element: element, try readAll(&sub))
+    }
+
+    /// The one-character signature of a basic type or variant, without asking
+    /// libdbus (which allocates); nil for containers.
+    private static func basicSignature(_ type: Int32) -> String? {
+        switch type {
+        case CDBUS_TYPE_ARRAY, CDBUS_TYPE_STRUCT, CDBUS_TYPE_DICT_ENTRY, CDBUS_TYPE_INVALID: nil
+        default: String(UnicodeScalar(UInt8(truncatingIfNeeded: type)))
+        }
+    }
+
+    /// Key and value signatures of a dictionary, read from its first entry
+    /// when the value is basic or a variant (the common `a{sv}`, `a{qv}`);
+    /// otherwise from libdbus.
+    private static func dictionarySignature(_ array: inout DBusMessageIter, _ entries: inout DBusMessageIter) -> (String, String) {
+        if dbus_message_iter_get_arg_type(&entries) == CDBUS_TYPE_DICT_ENTRY {
+            var entry = cdbus_iter_zero()
+            dbus_message_iter_recurse(&entries, &entry)
+            let key = basicSignature(dbus_message_iter_get_arg_type(&entry))
+            dbus_message_iter_next(&entry)
+            if let key, let value = basicSignature(dbus_message_iter_get_arg_type(&entry)) { return (key, value) }
+        }
+        return splitDictEntry(String(arraySignature(&array).dropFirst()))
     }
 
     private static func arraySignature(_ iter: inout DBusMessageIter) -> String {

@@ -3,7 +3,7 @@
 /// Byte arrays (`ay`) have their own case so that advertisement payloads stay
 /// contiguous bytes. Arrays and dictionaries carry their element signature, so
 /// an empty one still marshals with the right type.
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -24,8 +24,10 @@ public indirect enum DBusValue: Sendable, Hashable {
     case dictionary(key: String, value: String, [DBusDictEntry])
     /// `(…)`
     case structure([DBusValue])
-    /// `v`
-    case variant(DBusValue)
+    /// `v`. The only case that needs a box: containers already hold their
+    /// elements in arrays, and boxing every value would cost an allocation
+    /// per node when decoding.
+    indirect case variant(DBusValue)
 }
 
 public struct DBusDictEntry: Sendable, Hashable {

@@ -43,6 +43,11 @@ public struct MatchRule: Sendable, Hashable {
     /// bus has already applied the well-known one.
     public func matches(_ message: DBusMessage) -> Bool {
         guard message.kind == .signal else { return false }
+        return matches(SignalHeader(message))
+    }
+
+    /// As `matches(_:)`, on header fields read once for all subscriptions.
+    func matches(_ message: SignalHeader) -> Bool {
         if let interface, message.interface != interface { return false }
         if let member, message.member != member { return false }
         if let path, message.path != path { return false }
@@ -56,4 +61,24 @@ public struct MatchRule: Sendable, Hashable {
         if let arg0, message.firstString != arg0 { return false }
         return true
     }
+}
+
+/// A signal's routing fields, read from libdbus once per message rather than
+/// once per subscription; the first argument only if a rule asks for it.
+struct SignalHeader {
+    let message: DBusMessage
+    let interface: String?
+    let member: String?
+    let path: String?
+    let sender: String?
+
+    init(_ message: DBusMessage) {
+        self.message = message
+        interface = message.interface
+        member = message.member
+        path = message.path
+        sender = message.sender
+    }
+
+    var firstString: String? { message.firstString }
 }

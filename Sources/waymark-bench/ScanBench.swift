@@ -168,27 +168,51 @@ struct ScanBench {
         }
     }
 
-    /// The receiving side of the burst figure, run as a child process.
+    /// The receiving side of the burst figure, run as a child process. It
+    /// takes sightings through the scanner's synchronous handler, the way the
+    /// recorder does.
     static func receiveBurst(address: String, device: String, count: Int) async throws {
         let connection = try await DBusConnection.connect(address: address)
-        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
+        let (done, finished) = AsyncStream.makeStream(of: String.self)
+        let counter = BurstCounter(count: count, report: finished)
+        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock()) { sighting in
+            if sighting.manufacturerData[0xFFFF] != nil { counter.add() }
+        }
         try await scanner.start()
         print("ready")
         fflush(nil)
-        var received = 0
-        var first = ContinuousClock.now
-        var cpuAtFirst = 0.0
-        for await sighting in scanner.sightings where sighting.manufacturerData[0xFFFF] != nil {
-            received += 1
-            if received == 1 {
-                first = .now
-                cpuAtFirst = ResourceUsage.cpuSeconds
-            }
-            if received == count { break }
+        for await line in done {
+            print(line)
+            break
         }
+    }
+}
+
+/// Counts sightings on the D-Bus queue and reports the rates once all arrived.
+final class BurstCounter: @unchecked Sendable {
+    // Touched only from the scanner's handler, which runs on one serial queue.
+    private var received = 0
+    private var first = ContinuousClock.now
+    private var cpuAtFirst = 0.0
+    private let count: Int
+    private let report: AsyncStream<String>.Continuation
+
+    init(count: Int, report: AsyncStream<String>.Continuation) {
+        self.count = count
+        self.report = report
+    }
+
+    func add() {
+        received += 1
+        if received == 1 {
+            first = .now
+            cpuAtFirst = ResourceUsage.cpuSeconds
+        }
+        guard received == count else { return }
         let elapsed = ContinuousClock.now - first
         let cpu = ResourceUsage.cpuSeconds - cpuAtFirst
-        print(Double(count - 1) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18), Double(count - 1) / cpu)
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        report.yield("\(Double(count - 1) / wall) \(Double(count - 1) / cpu)")
     }
 }
 
