@@ -70,23 +70,13 @@ extension DBusConnection {
         var write: (any DispatchSourceWrite)?
         if flags & CDBUS_WATCH_READABLE != 0 {
             guard let copy = duplicate(fd) else { return 0 }
-            let source = DispatchSource.makeReadSource(fileDescriptor: copy, queue: connection.queue)
-            source.setEventHandler {
-                dbus_watch_handle(watch, CDBUS_WATCH_READABLE)
-                connection.drain()
-            }
-            source.setCancelHandler { Glibc.close(copy) }
-            read = source
+            read = DispatchSource.makeReadSource(fileDescriptor: copy, queue: connection.queue)
+            configure(read!, handling: watch, for: CDBUS_WATCH_READABLE, on: connection, closing: copy)
         }
         if flags & CDBUS_WATCH_WRITABLE != 0 {
             guard let copy = duplicate(fd) else { return 0 }
-            let source = DispatchSource.makeWriteSource(fileDescriptor: copy, queue: connection.queue)
-            source.setEventHandler {
-                dbus_watch_handle(watch, CDBUS_WATCH_WRITABLE)
-                connection.drain()
-            }
-            source.setCancelHandler { Glibc.close(copy) }
-            write = source
+            write = DispatchSource.makeWriteSource(fileDescriptor: copy, queue: connection.queue)
+            configure(write!, handling: watch, for: CDBUS_WATCH_WRITABLE, on: connection, closing: copy)
         }
         // Sources start suspended; `setEnabled` resumes them when libdbus wants them.
         let sources = WatchSources(read: read, write: write, enabled: dbus_watch_get_enabled(watch) != 0)
@@ -99,6 +89,17 @@ extension DBusConnection {
     /// as the connection closes, while Dispatch unregisters a cancelled source
     /// later; watching libdbus's own number would let a new connection that
     /// reuses it join the stale registration and never hear from its socket.
+    private static func configure(
+        _ source: any DispatchSourceProtocol, handling watch: OpaquePointer, for condition: UInt32,
+        on connection: DBusConnection, closing copy: Int32
+    ) {
+        source.setEventHandler {
+            dbus_watch_handle(watch, condition)
+            connection.drain()
+        }
+        source.setCancelHandler { Glibc.close(copy) }
+    }
+
     private static func duplicate(_ fd: Int32) -> Int32? {
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         return copy >= 0 ? copy : nil

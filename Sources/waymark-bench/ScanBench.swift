@@ -26,7 +26,7 @@ struct ScanBench {
             // Many passes, so the timed span is long enough to be stable.
             let passes = 40
             var recognised = 0
-            let seconds = await measure {
+            let seconds = measure {
                 for _ in 0..<passes {
                     for payload in format.payloads where format.decode(payload).isRecognised { recognised += 1 }
                 }
@@ -44,10 +44,10 @@ struct ScanBench {
     }
 
     /// One format's own decode loop, without peers, for profiling.
-    func decodeOnly(_ name: String, into report: inout BenchReport) async throws {
+    func decodeOnly(_ name: String, into report: inout BenchReport) {
         guard let format = formats(100_000).first(where: { $0.name == name }) else { return }
         var recognised = 0
-        let seconds = await measure {
+        let seconds = measure {
             for _ in 0..<50 {
                 for payload in format.payloads where format.decode(payload).isRecognised { recognised += 1 }
             }
@@ -209,9 +209,8 @@ final class BurstCounter: @unchecked Sendable {
             cpuAtFirst = ResourceUsage.cpuSeconds
         }
         guard received == count else { return }
-        let elapsed = ContinuousClock.now - first
         let cpu = ResourceUsage.cpuSeconds - cpuAtFirst
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let wall = seconds(ContinuousClock.now - first)
         report.yield("\(Double(count - 1) / wall) \(Double(count - 1) / cpu)")
     }
 }

@@ -16,7 +16,7 @@ struct StorageBench {
         let body = #"{"lat":52.520008,"lon":13.404954,"speed":13.9,"track":271.5}"#
 
         let database = try Database(path: directory.file("ours.db"), migrations: [Migration(1, Self.schema)])
-        let ours = try clock {
+        let ours = try measure {
             try database.write { connection in
                 let insert = try connection.prepare("INSERT INTO sample (seq, time, kind, body) VALUES (?, ?, ?, ?)")
                 for seq in 0..<rows {
@@ -33,19 +33,12 @@ struct StorageBench {
         sql += "COMMIT;\n"
         let script = directory.file("insert.sql")
         try sql.write(toFile: script, atomically: true, encoding: .utf8)
-        let cli = try clock {
+        let cli = try measure {
             let process = try ChildProcess("sqlite3", [directory.file("cli.db"), ".read \(script)"],
                                            aptPackage: "sqlite3", logPath: directory.file("sqlite3.log"))
             guard try process.wait(timeout: 600) == 0 else { throw PeerError.startFailed("sqlite3", output: process.output) }
         }
         report.add("sqlite.inserts", Double(rows) / ours, unit: "rows/s", baseline: Double(rows) / cli,
                    baselineName: "sqlite3 CLI", note: "\(rows) rows in one transaction, WAL, synchronous=FULL")
-    }
-
-    private func clock(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

@@ -60,7 +60,7 @@ do {
     }
     if let index = arguments.firstIndex(of: "--decode-only") {
         var report = BenchReport()
-        try await ScanBench(quick: true).decodeOnly(arguments[arguments.index(after: index)], into: &report)
+        ScanBench(quick: true).decodeOnly(arguments[arguments.index(after: index)], into: &report)
         print(report.text)
         exit(0)
     }

@@ -58,12 +58,12 @@ struct BlueZScannerTests {
         let events = scanner.events
 
         rig.mock.process.kill(SIGKILL)
-        #expect(try await events.first(within: .seconds(5)) { $0 == .state(.serviceAbsent) })
+        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .state(.serviceAbsent) }
 
         try await rig.restartMock()
         let returned = ContinuousClock.now
         try await rig.addAdapter()
-        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
         #expect(ContinuousClock.now - returned < .seconds(2))
         #expect(try await rig.isDiscovering())
         await scanner.stop()
@@ -78,10 +78,10 @@ struct BlueZScannerTests {
         let events = scanner.events
 
         try await rig.mock.control(rig.connection, "RemoveAdapter", [.string("hci0")])
-        #expect(try await events.first(within: .seconds(5)) { $0 == .state(.noAdapter) })
+        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .state(.noAdapter) }
         let back = ContinuousClock.now
         try await rig.addAdapter()
-        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
         #expect(ContinuousClock.now - back < .seconds(2))
         await scanner.stop()
     }
@@ -116,7 +116,7 @@ struct BlueZScannerTests {
             #expect(await scanner.state == .poweredOff)
             let events = scanner.events
             try await rig.setPowered(true)
-            #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+            _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
             await scanner.stop()
         }
     }
@@ -156,13 +156,13 @@ struct BlueZScannerTests {
         clock.advance(by: .seconds(59))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))
-        #expect(try await events.first(within: .seconds(5)) { $0 == .watchdogFired(step: .restartDiscovery) })
-        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .watchdogFired(step: .restartDiscovery) }
+        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
 
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(61))
-        #expect(try await events.first(within: .seconds(5)) { $0 == .watchdogFired(step: .powerCycle) })
-        #expect(try await events.first(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } })
+        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .watchdogFired(step: .powerCycle) }
+        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
         await scanner.stop()
     }
 
@@ -184,7 +184,7 @@ struct BlueZScannerTests {
         clock.advance(by: .seconds(150))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(150))
-        #expect(try await events.first(within: .seconds(5)) { $0 == .devicesExpired(count: 1) })
+        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .devicesExpired(count: 1) }
         #expect(scanner.deviceCount == 0)
         let objects = try await rig.connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
         #expect(objects.first?.stringKeyed?["/org/bluez/hci0/dev_C0_FF_EE_00_00_09"] == nil)

@@ -6,19 +6,12 @@ import Testing
 @Suite(.serialized)
 struct DBusConnectionTests {
     @Test func getManagedObjectsDecodesAdaptersAndDevicesWithManufacturerData() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let mock = try await BlueZMock(on: bus)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-
-        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        let connection = rig.connection
+        try await rig.addAdapter()
         let payload: [UInt8] = [0x02, 0x15, 0xE2, 0xC5, 0x6D, 0xB5]
-        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
-            .string("hci0"), .string("C0:FF:EE:00:00:01"), .string("tag"),
-            .dictionary(key: "q", value: "v", [DBusDictEntry(.uint16(0x004C), .variant(.bytes(payload)))]),
-            .dictionary(key: "s", value: "v", []), .int16(-61),
-        ])
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [DBusDictEntry(.uint16(0x004C), .variant(.bytes(payload)))], rssi: -61)
 
         let reply = try await connection.call(
             destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
@@ -33,12 +26,10 @@ struct DBusConnectionTests {
     }
 
     @Test func signalsForAnAddedAndUpdatedDeviceArriveOnTheStream() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let mock = try await BlueZMock(on: bus)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        let connection = rig.connection
+        try await rig.addAdapter()
 
         let added = try await connection.signals(matching: MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded"))
@@ -46,11 +37,7 @@ struct DBusConnectionTests {
             sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
             pathNamespace: "/org/bluez"))
 
-        try await mock.control(connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
-            .string("hci0"), .string("C0:FF:EE:00:00:02"), .string("ruuvi"),
-            .dictionary(key: "q", value: "v", [DBusDictEntry(.uint16(0x0499), .variant(.bytes([5, 1, 2])))]),
-            .dictionary(key: "s", value: "v", []), .int16(-70),
-        ])
+        try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [DBusDictEntry(.uint16(0x0499), .variant(.bytes([5, 1, 2])))], rssi: -70)
         let addition = try await added.next(within: .seconds(5), "InterfacesAdded")
         let args = try addition.arguments()
         #expect(args.first == .objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_02"))
@@ -58,10 +45,7 @@ struct DBusConnectionTests {
         #expect(device["ManufacturerData"]?.integerKeyed?[0x0499]?.bytes == [5, 1, 2])
 
         // An RSSI-only update, as BlueZ sends when DuplicateData is on.
-        try await mock.control(connection, interface: "io.waymark.BlueZMock", "Advertise", [
-            .objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_02"),
-            .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", []), .int16(-55),
-        ])
+        try await rig.advertise("C0:FF:EE:00:00:02", rssi: -55)
         let update = try await changed.next(within: .seconds(5), "PropertiesChanged")
         #expect(update.path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_02")
         let changes = try update.arguments()
@@ -70,16 +54,12 @@ struct DBusConnectionTests {
     }
 
     @Test func killingTheServiceProducesANameOwnerChange() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let mock = try await BlueZMock(on: bus)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-
-        let owners = try await connection.ownerChanges(of: "org.bluez")
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        let owners = try await rig.connection.ownerChanges(of: "org.bluez")
         let first = try await owners.next(within: .seconds(5), "current owner")
         #expect(first?.hasPrefix(":") == true)
-        mock.process.kill(SIGKILL)
+        rig.mock.process.kill(SIGKILL)
         let after = try await owners.next(within: .seconds(5), "NameOwnerChanged after kill")
         #expect(after == nil)
     }
@@ -101,15 +81,10 @@ struct DBusConnectionTests {
     }
 
     @Test func aDenyingBusPolicyThrowsAccessDenied() async throws {
-        let bus = try PrivateBus(policy: .denyBlueZ)
-        defer { bus.remove() }
-        let mock = try await BlueZMock(on: bus)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-
+        let rig = try await BlueZTestRig(policy: .denyBlueZ)
+        defer { rig.stop() }
         do {
-            defer { withExtendedLifetime(mock) {} }
-            _ = try await connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+            _ = try await rig.connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
             Issue.record("the call went through a policy that denies it")
         } catch {
             #expect(error.name == .accessDenied)

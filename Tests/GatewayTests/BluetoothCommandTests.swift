@@ -43,8 +43,10 @@ struct BluetoothCommandTests {
         let scan = try ChildProcess(try WaymarkBinary.path, ["scan", "--json", "--duration", "2", "--data-dir", work.file("data")],
                                     aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("scan.log"))
         // Updates while the scan runs, as a live tag would send.
-        try await Task.sleep(for: .milliseconds(500))
-        try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -48)
+        while scan.isRunning {
+            try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -48)
+            try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(try scan.wait(timeout: 10) == 0)
         let lines = scan.output.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(!lines.isEmpty)
@@ -88,11 +90,11 @@ struct BluetoothCommandTests {
         defer { work.remove() }
         let pair = try ChildProcess(try WaymarkBinary.path, ["pair", "--strongest", "--within", "2", "--data-dir", work.file("data")],
                                     aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("pair.log"))
-        // Both keep advertising while pair listens.
-        for _ in 0..<5 {
-            try await Task.sleep(for: .milliseconds(200))
+        // Both keep advertising for as long as pair listens, as real beacons do.
+        while pair.isRunning {
             try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -45)
             try await rig.advertise("C0:FF:EE:00:00:02", manufacturer: [ibeacon(major: 7)], rssi: -80)
+            try await Task.sleep(for: .milliseconds(100))
         }
         #expect(try pair.wait(timeout: 10) == 0)
         #expect(pair.output.contains(Self.ibeaconIdentity))

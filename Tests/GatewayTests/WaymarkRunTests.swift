@@ -10,23 +10,14 @@ struct WaymarkRunTests {
     static let config = "[Location]\nSource = gpsd://127.0.0.1:1\n"
 
     @Test func runReportsRequirementsFollowsTheAdapterAndStopsCleanlyOnSIGTERM() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let mock = try await BlueZMock(on: bus)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-        try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
-
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        let (bus, mock, connection) = (rig.bus, rig.mock, rig.connection)
+        try await rig.addAdapter()
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        try Self.config.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
-        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
-        _ = try await owners.next(within: .seconds(5), "initial owner")
-        let daemon = try ChildProcess(
-            try WaymarkBinary.path, ["run", "--config", work.file("w.conf"), "--data-dir", work.file("data")],
-            aptPackage: "(built by swift build)", environment: bus.environment, logPath: work.file("run.log"))
+        let daemon = try await startDaemon(on: connection, bus: bus, in: work)
         defer { daemon.stop() }
-        _ = try await owners.next(within: .seconds(10), "the daemon on the bus")
 
         #expect(try await requirements(connection) == ["location"])
 
@@ -73,17 +64,10 @@ struct WaymarkRunTests {
         defer { withExtendedLifetime(mock) {} }
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        try Self.config.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
-
         let connection = try await DBusConnection.connect(address: bus.address)
         defer { connection.close() }
-        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
-        _ = try await owners.next(within: .seconds(5), "initial owner")
-        let daemon = try ChildProcess(
-            try WaymarkBinary.path, ["run", "--config", work.file("w.conf"), "--data-dir", work.file("data")],
-            aptPackage: "(built by swift build)", environment: bus.environment, logPath: work.file("run.log"))
+        let daemon = try await startDaemon(on: connection, bus: bus, in: work)
         defer { daemon.stop() }
-        _ = try await owners.next(within: .seconds(10), "the daemon on the bus")
         #expect(try await requirements(connection) == [expected, "location"])
     }
 
@@ -116,6 +100,18 @@ struct WaymarkRunTests {
         #expect(runHelp.output.hasPrefix("usage: waymark"))
         let version = try WaymarkBinary.run(["version"], in: work)
         #expect(version.output.hasPrefix("waymark "))
+    }
+
+    /// Starts `waymark run` with `config` and waits until it is on the bus.
+    private func startDaemon(on connection: DBusConnection, bus: PrivateBus, in work: TemporaryDirectory) async throws -> ChildProcess {
+        try Self.config.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
+        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
+        _ = try await owners.next(within: .seconds(5), "initial owner")
+        let daemon = try ChildProcess(
+            try WaymarkBinary.path, ["run", "--config", work.file("w.conf"), "--data-dir", work.file("data")],
+            aptPackage: "(built by swift build)", environment: bus.environment, logPath: work.file("run.log"))
+        _ = try await owners.next(within: .seconds(10), "the daemon on the bus")
+        return daemon
     }
 
     private func requirements(_ connection: DBusConnection) async throws -> [String] {

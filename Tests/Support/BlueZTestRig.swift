@@ -53,21 +53,3 @@ public struct BlueZTestRig {
         ])
     }
 }
-
-extension AsyncStream where Element: Sendable {
-    /// Whether an element matching `predicate` arrives within `limit`.
-    public func first(within limit: Duration, where predicate: @escaping @Sendable (Element) -> Bool) async throws -> Bool {
-        let iterator = UncheckedIterator(makeAsyncIterator())
-        return try await withDeadline(limit, "a matching element") {
-            while let element = await iterator.value.next() {
-                if predicate(element) { return true }
-            }
-            return false
-        }
-    }
-}
-
-final class UncheckedIterator<I>: @unchecked Sendable {
-    var value: I
-    init(_ value: I) { self.value = value }
-}
