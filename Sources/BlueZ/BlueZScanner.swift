@@ -68,37 +68,56 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         let table = devices
         let sink = deliver
         let tick = ticker
+        // Control-plane events are handled one at a time, in arrival order: an
+        // adapter removed and re-added must not be processed the other way round.
+        let (control, controlSink) = AsyncStream.makeStream(of: ControlEvent.self)
         subscriptions.append(try await connection.subscribe(MatchRule(
-            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/")) { [weak self] message in
+            sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/")) { message in
             guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
-            if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.stringKeyed,
+            if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.entries,
                let record = table.update(path, with: device, at: tick()) {
                 sink(record.sighting())
             }
             if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
-                Task { await self?.objectsChanged(member: message.member ?? "", path: path, arguments[1]) }
+                controlSink.yield(.objects(member: message.member ?? "", path: path, arguments[1]))
             }
         })
         subscriptions.append(try await connection.subscribe(MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-            pathNamespace: "/org/bluez")) { [weak self] message in
+            pathNamespace: "/org/bluez")) { message in
             guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
-                  let interface = arguments[0].string, let changed = arguments[1].stringKeyed else { return }
+                  let interface = arguments[0].string, let changed = arguments[1].entries else { return }
             if interface == "org.bluez.Device1" {
                 if let record = table.update(path, with: changed, at: tick()) { sink(record.sighting()) }
             } else if interface == "org.bluez.Adapter1" {
-                Task { await self?.adapterChanged(path: path, changed: changed) }
+                controlSink.yield(.adapter(path: path, arguments[1].stringKeyed ?? [:]))
             }
         })
-        tasks.append(Task { [weak self] in
+        tasks.append(Task {
             var first = true
             for await owner in owners {
                 // The first element is the owner at subscription; synchronize() reads it anyway.
                 if first { first = false; continue }
-                await self?.ownerChanged(to: owner)
+                controlSink.yield(.owner(owner))
+            }
+        })
+        tasks.append(Task { [weak self] in
+            for await event in control {
+                switch event {
+                case .owner(let owner): await self?.ownerChanged(to: owner)
+                case .objects(let member, let path, let payload): await self?.objectsChanged(member: member, path: path, payload)
+                case .adapter(let path, let changed): await self?.adapterChanged(path: path, changed: changed)
+                }
             }
         })
         await synchronize(reason: "start")
+    }
+
+    /// A change that concerns the scanner's own state rather than one device.
+    enum ControlEvent: Sendable {
+        case owner(String?)
+        case objects(member: String, path: String, DBusValue)
+        case adapter(path: String, [String: DBusValue])
     }
 
     /// Stops discovery and ends both streams.
@@ -163,7 +182,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             if let adapter = interfaces["org.bluez.Adapter1"]?.stringKeyed { adapters[path] = adapter }
             // Cached devices are tracked (for expiry) but not reported: BlueZ's
             // cache says nothing about what is in range now.
-            if let device = interfaces["org.bluez.Device1"]?.stringKeyed {
+            if let device = interfaces["org.bluez.Device1"]?.entries {
                 _ = devices.update(path, with: device, at: now, advert: false)
             }
         }

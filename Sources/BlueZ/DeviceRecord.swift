@@ -13,27 +13,39 @@ struct DeviceRecord: Sendable {
     var paired = false
     var lastSeen: UInt64
 
-    /// Applies Device1 properties (from InterfacesAdded or PropertiesChanged).
-    mutating func apply(_ properties: [String: DBusValue]) {
-        for (key, value) in properties {
-            switch key {
-            case "Address": if let v = value.string { address = v }
-            case "AddressType": addressType = value.string
-            case "RSSI": rssi = value.int64.map(Int.init)
-            case "TxPower": txPower = value.int64.map(Int.init)
-            case "Name", "Alias": if key == "Name" || name == nil { name = value.string }
-            case "Paired": paired = value.bool ?? paired
-            case "ManufacturerData":
-                // A malformed value (like python-dbusmock's aa{qv}) is ignored, not fatal.
-                guard let entries = value.integerKeyed else { continue }
-                manufacturerData = entries.reduce(into: [:]) { out, entry in
-                    if let id = UInt16(exactly: entry.key), let bytes = entry.value.bytes { out[id] = bytes }
-                }
-            case "ServiceData":
-                guard let entries = value.stringKeyed else { continue }
-                serviceData = entries.compactMapValues(\.bytes)
-            default: continue
+    /// Applies Device1 properties (from InterfacesAdded or PropertiesChanged)
+    /// straight from the message's `a{sv}` entries, without building a
+    /// dictionary first: this runs for every advert.
+    mutating func apply(_ entries: [DBusDictEntry]) {
+        for entry in entries {
+            if case .string(let key) = entry.key { apply(key, entry.value) }
+        }
+    }
+
+    private mutating func apply(_ key: String, _ value: DBusValue) {
+        switch key {
+        case "Address": if let v = value.string { address = v }
+        case "AddressType": addressType = value.string
+        case "RSSI": rssi = value.int64.map(Int.init)
+        case "TxPower": txPower = value.int64.map(Int.init)
+        case "Name", "Alias": if key == "Name" || name == nil { name = value.string }
+        case "Paired": paired = value.bool ?? paired
+        case "ManufacturerData":
+            // A malformed value (like python-dbusmock's aa{qv}) is ignored, not fatal.
+            guard let entries = value.entries else { return }
+            var data: [UInt16: [UInt8]] = [:]
+            for entry in entries {
+                if case .uint16(let id) = entry.key, let bytes = entry.value.bytes { data[id] = bytes }
             }
+            manufacturerData = data
+        case "ServiceData":
+            guard let entries = value.entries else { return }
+            var data: [String: [UInt8]] = [:]
+            for entry in entries {
+                if case .string(let uuid) = entry.key, let bytes = entry.value.bytes { data[uuid] = bytes }
+            }
+            serviceData = data
+        default: return
         }
     }
 

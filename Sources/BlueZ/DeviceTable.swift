@@ -18,8 +18,8 @@ final class DeviceTable: Sendable {
     var count: Int { state.withLock { $0.devices.count } }
     var lastAdvert: UInt64 { state.withLock { $0.lastAdvert } }
 
-    /// Applies Device1 properties for `path` and returns the updated record.
-    func update(_ path: String, with properties: [String: DBusValue], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
+    /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the updated record.
+    func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
         state.withLock { state in
             if state.devices[path] == nil {
                 guard let address = DeviceRecord.address(fromPath: path) else { return nil }

@@ -57,7 +57,7 @@ public struct MatchRule: Sendable, Hashable {
                 || (p.hasPrefix(pathNamespace) && p.utf8.dropFirst(pathNamespace.utf8.count).first == UInt8(ascii: "/"))
             if !inside { return false }
         }
-        if let sender, sender.hasPrefix(":"), message.sender != sender { return false }
+        if let sender, sender.hasPrefix(":"), message.message.sender != sender { return false }
         if let arg0, message.firstString != arg0 { return false }
         return true
     }
@@ -70,14 +70,12 @@ struct SignalHeader {
     let interface: String?
     let member: String?
     let path: String?
-    let sender: String?
 
     init(_ message: DBusMessage) {
         self.message = message
         interface = message.interface
         member = message.member
         path = message.path
-        sender = message.sender
     }
 
     var firstString: String? { message.firstString }
