@@ -68,7 +68,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "PeerHarness"],
+            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

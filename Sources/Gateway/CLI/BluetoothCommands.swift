@@ -1,4 +1,5 @@
 import Advertisements
+import Bluetooth
 import BlueZ
 import FoundationEssentials
 internal import Glibc
@@ -141,11 +142,11 @@ enum BluetoothCommands {
             }
             identity = "eddystone:\(parts[0].uppercased()):\(parts[1].uppercased())"
         } else if let text = invocation.values["--address"] {
-            guard BluetoothAddressText.isValid(text) else {
+            guard let address = BluetoothAddress(text) else {
                 Log.error("pair: --address must be AA:BB:CC:DD:EE:FF")
                 return .usage
             }
-            identity = "address:" + text.uppercased()
+            identity = "address:\(address)"
         } else {
             guard let within = seconds(invocation.values["--within"], default: .seconds(10)) else { return .usage }
             identity = await chooseByScanning(configuration, within: within ?? .seconds(10), strongest: invocation.flag("--strongest"))
@@ -246,13 +247,5 @@ enum BluetoothCommands {
             return nil
         }
         return .some(value)
-    }
-}
-
-/// Address syntax check without pulling libbluetooth into the CLI path.
-enum BluetoothAddressText {
-    static func isValid(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && UInt8($0, radix: 16) != nil }
     }
 }
