@@ -85,12 +85,17 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         subscriptions.append(try await connection.subscribe(MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
             pathNamespace: "/org/bluez")) { message in
-            guard let path = message.path, let arguments = try? message.arguments(), arguments.count >= 2,
-                  let interface = arguments[0].string, let changed = arguments[1].entries else { return }
-            if interface == "org.bluez.Device1" {
-                if let record = table.update(path, with: changed, at: tick()) { sink(record.sighting()) }
-            } else if interface == "org.bluez.Adapter1" {
-                controlSink.yield(.adapter(path: path, arguments[1].stringKeyed ?? [:]))
+            guard let path = message.path else { return }
+            message.withArguments { reader in
+                switch reader.string() {
+                case "org.bluez.Device1":
+                    // Read in place: this runs for every advert.
+                    if let record = table.update(path, with: &reader, at: tick()) { sink(record.sighting()) }
+                case "org.bluez.Adapter1":
+                    if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
+                default:
+                    break
+                }
             }
         })
         tasks.append(Task {

@@ -22,6 +22,38 @@ struct DeviceRecord: Sendable {
         }
     }
 
+    /// Applies Device1 properties read in place from an `a{sv}` (the fast
+    /// path for PropertiesChanged); unknown keys and odd types are skipped.
+    mutating func apply(_ properties: inout DBusArgumentReader) {
+        properties.forEachEntry { entry in
+            guard let key = entry.string() else { return }
+            switch key {
+            case "RSSI": rssi = entry.variant { $0.integer() }.map(Int.init)
+            case "TxPower": txPower = entry.variant { $0.integer() }.map(Int.init)
+            case "ManufacturerData":
+                guard let data = entry.variant({ reader -> [UInt16: [UInt8]]? in
+                    var data: [UInt16: [UInt8]] = [:]
+                    let isDictionary = reader.forEachEntry { pair in
+                        if let id = pair.integer().flatMap(UInt16.init(exactly:)), let bytes = pair.variant({ $0.bytes() }) { data[id] = bytes }
+                    }
+                    return isDictionary ? data : nil
+                }) else { return }
+                manufacturerData = data
+            case "ServiceData":
+                guard let data = entry.variant({ reader -> [String: [UInt8]]? in
+                    var data: [String: [UInt8]] = [:]
+                    let isDictionary = reader.forEachEntry { pair in
+                        if let uuid = pair.string(), let bytes = pair.variant({ $0.bytes() }) { data[uuid] = bytes }
+                    }
+                    return isDictionary ? data : nil
+                }) else { return }
+                serviceData = data
+            default:
+                if let value = try? entry.value() { apply(key, value) }
+            }
+        }
+    }
+
     private mutating func apply(_ key: String, _ value: DBusValue) {
         switch key {
         case "Address": if let v = value.string { address = v }

@@ -20,6 +20,15 @@ final class DeviceTable: Sendable {
 
     /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the updated record.
     func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
+        update(path, at: tick, advert: advert) { $0.apply(properties) }
+    }
+
+    /// The same, reading the properties in place from a message.
+    func update(_ path: String, with properties: inout DBusArgumentReader, at tick: UInt64) -> DeviceRecord? {
+        update(path, at: tick, advert: true) { $0.apply(&properties) }
+    }
+
+    private func update(_ path: String, at tick: UInt64, advert: Bool, _ change: (inout DeviceRecord) -> Void) -> DeviceRecord? {
         state.withLock { state in
             if state.devices[path] == nil {
                 guard let address = DeviceRecord.address(fromPath: path) else { return nil }
@@ -29,7 +38,7 @@ final class DeviceTable: Sendable {
             if advert { state.lastAdvert = tick }
             // Updated in place: one hash lookup, no copy of the record.
             return Self.modify(&state.devices[path]!) { record in
-                record.apply(properties)
+                change(&record)
                 record.lastSeen = tick
             }
         }

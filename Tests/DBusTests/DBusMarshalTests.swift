@@ -18,6 +18,26 @@ struct DBusMarshalTests {
         }
     }
 
+    @Test func theInPlaceReaderAgreesWithFullDecodingAndRefusesWrongTypes() throws {
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<20_000 {
+            let arguments = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                RandomValues.value(of: RandomValues.type(depth: 0, using: &rng), using: &rng)
+            }
+            let message = try DBusMessage(demarshalling: DBusMessage.signal(path: "/a", interface: "a.b", name: "C", arguments: arguments).marshal())
+            let read = message.withArguments { reader -> [DBusValue] in
+                var values: [DBusValue] = []
+                while reader.hasMore, let value = try? reader.value() { values.append(value) }
+                return values
+            }
+            #expect(read == arguments)
+            // Asking for the wrong type gives nil and moves on; it never traps.
+            _ = message.withArguments { reader in
+                (reader.string(), reader.integer(), reader.bytes(), reader.bool(), reader.variant { $0.string() })
+            }
+        }
+    }
+
     @Test func nestedBlueZShapeRoundTrips() throws {
         let device = DBusValue.dictionary(key: "s", value: "v", [
             DBusDictEntry(.string("ManufacturerData"), .variant(.dictionary(key: "q", value: "v", [
