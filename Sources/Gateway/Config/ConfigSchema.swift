@@ -82,30 +82,31 @@ enum ConfigSchema {
         _ section: String, _ name: String, _ defaultText: String, _ help: String,
         _ set: @escaping @Sendable (inout Configuration, Duration) -> Void
     ) -> ConfigKey {
-        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
-            guard let value = ConfigValue.duration(text) else { return "expected a duration such as 30s, 5min or 2h" }
-            set(&config, value)
-            return nil
-        }
+        parsed(section, name, defaultText, help, expected: "a duration such as 30s, 5min or 2h", ConfigValue.duration, set)
     }
 
     private static func integer(
         _ section: String, _ name: String, _ defaultText: String, _ range: ClosedRange<Int>, _ help: String,
         _ set: @escaping @Sendable (inout Configuration, Int) -> Void
     ) -> ConfigKey {
-        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
-            guard let value = ConfigValue.integer(text, in: range) else { return "expected a whole number from \(range.lowerBound) to \(range.upperBound)" }
-            set(&config, value)
-            return nil
-        }
+        parsed(section, name, defaultText, help, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+               { ConfigValue.integer($0, in: range) }, set)
     }
 
     private static func bytes(
         _ section: String, _ name: String, _ defaultText: String, _ help: String,
         _ set: @escaping @Sendable (inout Configuration, Int64) -> Void
     ) -> ConfigKey {
+        parsed(section, name, defaultText, help, expected: "a size such as 512K, 64M or 1G", { ConfigValue.bytes($0).flatMap { $0 > 0 ? $0 : nil } }, set)
+    }
+
+    /// A key whose text `parse` turns into a value, or refuses with "expected …".
+    private static func parsed<Value>(
+        _ section: String, _ name: String, _ defaultText: String, _ help: String, expected: String,
+        _ parse: @escaping @Sendable (String) -> Value?, _ set: @escaping @Sendable (inout Configuration, Value) -> Void
+    ) -> ConfigKey {
         ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
-            guard let value = ConfigValue.bytes(text), value > 0 else { return "expected a size such as 512K, 64M or 1G" }
+            guard let value = parse(text) else { return "expected " + expected }
             set(&config, value)
             return nil
         }
