@@ -86,6 +86,26 @@ struct WaymarkRunTests {
         #expect(missing.output.contains("absent.conf"))
     }
 
+    @Test(arguments: [
+        ("[Bluetooth]\nColour = blue\n", "2: Bluetooth.Colour: unknown key"),
+        ("[Nowhere]\nKey = 1\n", "2: Nowhere.Key: unknown section"),
+        ("[Upload]\nBatchSize = lots\n", "2: Upload.BatchSize: expected a whole number"),
+        ("[Session]\nIssuer = http://example.com\n", "2: Session.Issuer: must use https"),
+        ("[Location\n", "1: malformed section header"),
+        ("[Logging]\nLevel = info\nLevel = debug\n", "3: Logging.Level: set twice"),
+    ])
+    func everyKindOfConfigErrorExitsWith78(_ text: String, _ expected: String) throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try text.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
+        for command in ["run", "status", "config"] {
+            let result = try WaymarkBinary.run([command, "--config", work.file("w.conf"), "--data-dir", work.file("data")], in: work)
+            #expect(result.status == 78, "\(command)")
+            #expect(result.output.hasPrefix("<3>\(work.file("w.conf")):\(expected)"), "\(command): \(result.output)")
+            #expect(result.output.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test func usageErrorsExitWith64AndHelpWith0() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
