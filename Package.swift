@@ -32,6 +32,7 @@ let package = Package(
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "Location", swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
@@ -59,6 +60,7 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
