@@ -25,44 +25,36 @@ public struct NMEASentence: Sendable, Equatable {
     public static let maximumLength = 256
 
     public init(_ line: Substring) throws(Problem) {
-        try self.init(utf8: line.utf8)
+        var line = line
+        try self.init(utf8: line.withUTF8 { Array($0) })
     }
 
     /// Parses raw bytes, as read from a receiver.
-    public init<C: BidirectionalCollection>(utf8 line: C) throws(Problem) where C.Element == UInt8 {
-        var end = line.endIndex
-        while end > line.startIndex {
-            let last = line[line.index(before: end)]
-            guard last == 0x0D || last == 0x0A || last == 0x20 else { break }
-            end = line.index(before: end)
-        }
-        let bytes = line[line.startIndex..<end]
-        let count = bytes.count
-        guard count <= Self.maximumLength else { throw .tooLong(count) }
-        guard let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") else { throw .notASentence }
+    public init(utf8 line: [UInt8]) throws(Problem) {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x0A || line[end - 1] == 0x20 { end -= 1 }
+        guard end <= Self.maximumLength else { throw .tooLong(end) }
+        guard end > 0, line[0] == UInt8(ascii: "$") || line[0] == UInt8(ascii: "!") else { throw .notASentence }
         var checksum: UInt8 = 0
-        var star: C.Index?
-        for index in bytes.indices.dropFirst() {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "*") {
+        var star: Int?
+        for index in 1..<end {
+            if line[index] == UInt8(ascii: "*") {
                 star = index
                 break
             }
-            checksum ^= byte
+            checksum ^= line[index]
         }
-        let bodyEnd: C.Index
+        var bodyEnd = end
         if let star {
-            let digits = bytes[bytes.index(after: star)...]
-            guard digits.count == 2, let high = Self.hex(digits.first!), let low = Self.hex(digits.last!) else { throw .malformedChecksum }
+            guard star + 3 == end, let high = Self.hex(line[star + 1]), let low = Self.hex(line[star + 2]) else { throw .malformedChecksum }
             let found = high << 4 | low
             guard checksum == found else { throw .badChecksum(expected: checksum, found: found) }
             bodyEnd = star
             checksummed = true
         } else {
-            bodyEnd = bytes.endIndex
             checksummed = false
         }
-        let body = Substring(String(decoding: bytes[bytes.index(after: bytes.startIndex)..<bodyEnd], as: UTF8.self))
+        let body = Substring(String(decoding: line[1..<bodyEnd], as: UTF8.self))
         let parts = body.split(separator: ",", omittingEmptySubsequences: false)
         guard let address = parts.first, address.utf8.count >= 5, address.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw .notASentence
