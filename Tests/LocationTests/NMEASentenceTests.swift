@@ -96,10 +96,11 @@ struct NMEASentenceTests {
         #expect(buffer.overlong == 1)
     }
 
-    @Test func aMillionRandomLinesNeverCrashTheParser() async throws {
+    @Test func aMillionRandomLinesNeverCrashTheParserOrTheAssembler() async throws {
         var rng = SplitMix64(seed: 0x4E4D4541)
         let seeds = try Self.receiverLogs.flatMap { try Self.log($0).split(whereSeparator: \.isNewline).filter { $0.hasPrefix("$") }.map { Array($0.utf8) } }
         var parsed = 0
+        var assembler = NMEAFixAssembler()
         for round in 0..<1_000_000 {
             // Long CPU loops share the test runner's few threads with async tests.
             if round % 1000 == 0 { await Task.yield() }
@@ -119,6 +120,7 @@ struct NMEASentenceTests {
             _ = sentence.coordinate(1, hemisphere: 2, limit: 90)
             _ = sentence.timeOfDay(0)
             _ = sentence.double(5)
+            _ = assembler.add(sentence)
         }
         // Unmutated seeds (about a sixth of the even rounds) must still parse.
         #expect(parsed > 50_000)

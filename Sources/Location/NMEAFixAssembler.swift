@@ -1,0 +1,141 @@
+/// Turns a stream of NMEA sentences into one `Fix` per epoch, the way gpsd
+/// reports TPV: a sentence with a new time of day closes the previous epoch.
+public struct NMEAFixAssembler: Sendable {
+    private var fix = Fix()
+    private var epochTime: Double?
+    /// Seconds since 1970 of the last date seen (RMC or ZDA), at midnight.
+    private var midnight: Double?
+    private var modeFromGSA: Int?
+    private var qualityFromGGA: Int?
+    private var activeFromRMC: Bool?
+    /// Sentences that failed their checksum or could not be read.
+    public private(set) var rejected = 0
+
+    public init() {}
+
+    /// Feeds one line; returns the fix of the epoch it closed, if any.
+    public mutating func add(line: some StringProtocol) -> Fix? {
+        guard let sentence = try? NMEASentence(Substring(line)) else {
+            rejected += 1
+            return nil
+        }
+        return add(sentence)
+    }
+
+    public mutating func add(_ sentence: NMEASentence) -> Fix? {
+        var closed: Fix?
+        if let time = Self.timeField[sentence.type].flatMap({ sentence.timeOfDay($0) }) {
+            if let current = epochTime, current != time { closed = finish() }
+            epochTime = time
+        }
+        switch sentence.type {
+        case "RMC":
+            if let date = Self.date(sentence[8]) { midnight = date }
+            activeFromRMC = sentence[1] == "A"
+            position(sentence, 2)
+            if let knots = sentence.double(6) { fix.speed = knots * 0.514444 }
+            if let track = sentence.double(7) { fix.track = track }
+        case "GGA":
+            qualityFromGGA = sentence.integer(5)
+            position(sentence, 1)
+            fix.satellitesUsed = sentence.integer(6) ?? fix.satellitesUsed
+            if let msl = sentence.double(8) {
+                fix.altMSL = msl
+                if let separation = sentence.double(10) { fix.altHAE = msl + separation }
+            }
+            fix.status = Self.status(gga: qualityFromGGA) ?? fix.status
+        case "GNS":
+            position(sentence, 1)
+            if let msl = sentence.double(8) {
+                fix.altMSL = msl
+                if let separation = sentence.double(9) { fix.altHAE = msl + separation }
+            }
+        case "GLL":
+            if sentence[5] == "A" { position(sentence, 0) }
+        case "GSA":
+            if let mode = sentence.integer(1), (1...3).contains(mode) { modeFromGSA = mode }
+            fix.satellitesUsed = (2...13).filter { sentence[$0] != nil }.count
+        case "GSV":
+            fix.satellitesSeen = sentence.integer(2) ?? fix.satellitesSeen
+        case "VTG":
+            if let track = sentence.double(0) { fix.track = track }
+            if let kmh = sentence.double(6) { fix.speed = kmh / 3.6 }
+        case "ZDA":
+            if let day = sentence.integer(1), let month = sentence.integer(2), let year = sentence.integer(3) {
+                midnight = Self.daysSinceEpoch(year: year, month: month, day: day).map { Double($0) * 86400 }
+            }
+        default:
+            break
+        }
+        return closed
+    }
+
+    /// Closes the current epoch and returns its fix.
+    public mutating func finish() -> Fix? {
+        guard epochTime != nil || fix.lat != nil else { return nil }
+        var out = fix
+        let threeDimensionalGGA = (qualityFromGGA ?? 0) > 0 && out.altMSL != nil
+        if let modeFromGSA {
+            // gpsd trusts a GGA with a fix and an altitude over a GSA that says 2D.
+            out.mode = modeFromGSA == 2 && threeDimensionalGGA ? 3 : modeFromGSA
+        } else if let quality = qualityFromGGA {
+            out.mode = quality == 0 ? 1 : (out.altMSL != nil ? 3 : 2)
+        } else if let active = activeFromRMC {
+            out.mode = active ? 2 : 1
+        }
+        if out.mode < 2 {
+            out.lat = nil
+            out.lon = nil
+        }
+        if out.mode < 3 {
+            out.altHAE = nil
+            out.altMSL = nil
+        }
+        if let epochTime, let midnight { out.time = midnight + epochTime }
+        fix = Fix()
+        epochTime = nil
+        modeFromGSA = nil
+        qualityFromGGA = nil
+        activeFromRMC = nil
+        return out
+    }
+
+    private mutating func position(_ sentence: NMEASentence, _ index: Int) {
+        guard let lat = sentence.coordinate(index, hemisphere: index + 1, limit: 90),
+              let lon = sentence.coordinate(index + 2, hemisphere: index + 3, limit: 180) else { return }
+        fix.lat = lat
+        fix.lon = lon
+    }
+
+    /// Which field holds the time of day, per sentence type.
+    private static let timeField: [String: Int] = ["RMC": 0, "GGA": 0, "GNS": 0, "GLL": 4, "ZDA": 0]
+
+    private static func status(gga quality: Int?) -> Int? {
+        switch quality {
+        case 1?: 1
+        case 2?: 2
+        case 4?: 3
+        case 5?: 4
+        case 6?: 5
+        default: nil
+        }
+    }
+
+    /// `ddmmyy` → seconds since 1970 at midnight UTC.
+    private static func date(_ field: Substring?) -> Double? {
+        guard let field, field.utf8.count == 6, let value = Int(field) else { return nil }
+        let day = value / 10000, month = value / 100 % 100, year = value % 100
+        return daysSinceEpoch(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day).map { Double($0) * 86400 }
+    }
+
+    /// Days from 1970-01-01 to a civil date (proleptic Gregorian).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
+        guard (1...12).contains(month), (1...31).contains(day), (1970...2200).contains(year) else { return nil }
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
