@@ -56,7 +56,8 @@ public struct NMEASentence: Sendable, Equatable {
         }
         let body = Substring(String(decoding: line[1..<bodyEnd], as: UTF8.self))
         let parts = body.split(separator: ",", omittingEmptySubsequences: false)
-        guard let address = parts.first, address.utf8.count >= 5, address.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard let address = parts.first, address.utf8.count >= 5,
+              address.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
             throw .notASentence
         }
         // Proprietary sentences (`$P…`) have no two-letter talker.

@@ -28,7 +28,7 @@ struct BlueZScannerTests {
 
         var formats: [String: String] = [:]
         let sightings = scanner.sightings
-        try await withDeadline(.seconds(5), "four decoded devices") {
+        try await withDeadline(.seconds(20), "four decoded devices") {
             var seen: [String: String] = [:]
             for await sighting in sightings {
                 seen[sighting.address] = decode(sighting).map(\.format).joined(separator: ",")
@@ -43,7 +43,7 @@ struct BlueZScannerTests {
 
         // An RSSI-only update still becomes a sighting, with the last payload.
         try await rig.advertise("C0:FF:EE:00:00:01", rssi: -42)
-        let update = try await sightings.next(within: .seconds(5), "RSSI update")
+        let update = try await sightings.next(within: .seconds(20), "RSSI update")
         #expect(update.rssi == -42)
         #expect(update.manufacturerData[0x004C] != nil)
         await scanner.stop()
@@ -58,12 +58,12 @@ struct BlueZScannerTests {
         let events = scanner.events
 
         rig.mock.process.kill(SIGKILL)
-        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .state(.serviceAbsent) }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .state(.serviceAbsent) }
 
         try await rig.restartMock()
         let returned = ContinuousClock.now
         try await rig.addAdapter()
-        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
+        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
         #expect(ContinuousClock.now - returned < .seconds(2))
         #expect(try await rig.isDiscovering())
         await scanner.stop()
@@ -78,10 +78,10 @@ struct BlueZScannerTests {
         let events = scanner.events
 
         try await rig.mock.control(rig.connection, "RemoveAdapter", [.string("hci0")])
-        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .state(.noAdapter) }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .state(.noAdapter) }
         let back = ContinuousClock.now
         try await rig.addAdapter()
-        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
+        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
         #expect(ContinuousClock.now - back < .seconds(2))
         await scanner.stop()
     }
@@ -116,7 +116,7 @@ struct BlueZScannerTests {
             #expect(await scanner.state == .poweredOff)
             let events = scanner.events
             try await rig.setPowered(true)
-            _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
+            _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
             await scanner.stop()
         }
     }
@@ -133,7 +133,7 @@ struct BlueZScannerTests {
         let connection = try await DBusConnection.connect(address: bus.address)
         defer { connection.close() }
         let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
-        try await withDeadline(.seconds(5), "scanner start") { try await scanner.start() }
+        try await withDeadline(.seconds(20), "scanner start") { try await scanner.start() }
         #expect(await scanner.state == .serviceAbsent)
         await scanner.stop()
     }
@@ -149,20 +149,20 @@ struct BlueZScannerTests {
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         try await scanner.start()
         let events = scanner.events
-        _ = try await events.next(within: .seconds(5), "first discovery")
+        _ = try await events.next(within: .seconds(20), "first discovery")
 
         // Watchdog and sweep both sleep on the clock; nothing happens before the period.
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(59))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))
-        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .watchdogFired(step: .restartDiscovery) }
-        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .restartDiscovery) }
+        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
 
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(61))
-        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .watchdogFired(step: .powerCycle) }
-        _ = try await events.nextMatching(within: .seconds(5)) { if case .discoveryStarted = $0 { true } else { false } }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .powerCycle) }
+        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
         await scanner.stop()
     }
 
@@ -177,14 +177,14 @@ struct BlueZScannerTests {
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         try await scanner.start()
         try await rig.addDevice("C0:FF:EE:00:00:09", manufacturer: [Self.ibeacon])
-        _ = try await scanner.sightings.next(within: .seconds(5), "sighting")
+        _ = try await scanner.sightings.next(within: .seconds(20), "sighting")
         let events = scanner.events
 
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(150))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(150))
-        _ = try await events.nextMatching(within: .seconds(5)) { $0 == .devicesExpired(count: 1) }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .devicesExpired(count: 1) }
         #expect(scanner.deviceCount == 0)
         let objects = try await rig.connection.call(destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
         #expect(objects.first?.stringKeyed?["/org/bluez/hci0/dev_C0_FF_EE_00_00_09"] == nil)

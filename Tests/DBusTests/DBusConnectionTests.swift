@@ -38,7 +38,7 @@ struct DBusConnectionTests {
             pathNamespace: "/org/bluez"))
 
         try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [DBusDictEntry(.uint16(0x0499), .variant(.bytes([5, 1, 2])))], rssi: -70)
-        let addition = try await added.next(within: .seconds(5), "InterfacesAdded")
+        let addition = try await added.next(within: .seconds(20), "InterfacesAdded")
         let args = try addition.arguments()
         #expect(args.first == .objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_02"))
         let device = try #require(args.last?.stringKeyed?["org.bluez.Device1"]?.stringKeyed)
@@ -46,7 +46,7 @@ struct DBusConnectionTests {
 
         // An RSSI-only update, as BlueZ sends when DuplicateData is on.
         try await rig.advertise("C0:FF:EE:00:00:02", rssi: -55)
-        let update = try await changed.next(within: .seconds(5), "PropertiesChanged")
+        let update = try await changed.next(within: .seconds(20), "PropertiesChanged")
         #expect(update.path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_02")
         let changes = try update.arguments()
         #expect(changes.first?.string == "org.bluez.Device1")
@@ -57,10 +57,10 @@ struct DBusConnectionTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         let owners = try await rig.connection.ownerChanges(of: "org.bluez")
-        let first = try await owners.next(within: .seconds(5), "current owner")
+        let first = try await owners.next(within: .seconds(20), "current owner")
         #expect(first?.hasPrefix(":") == true)
         rig.mock.process.kill(SIGKILL)
-        let after = try await owners.next(within: .seconds(5), "NameOwnerChanged after kill")
+        let after = try await owners.next(within: .seconds(20), "NameOwnerChanged after kill")
         #expect(after == nil)
     }
 
@@ -154,7 +154,7 @@ struct DBusConnectionTests {
         let connection = try await DBusConnection.connect(address: bus.address)
         let stream = try await connection.signals(matching: MatchRule(interface: "io.waymark.Nothing"))
         connection.close()
-        let ended = try await withDeadline(.seconds(5), "stream end") {
+        let ended = try await withDeadline(.seconds(20), "stream end") {
             for await _ in stream {}
             return true
         }

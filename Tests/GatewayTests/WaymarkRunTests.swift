@@ -25,11 +25,11 @@ struct WaymarkRunTests {
         let changes = try await connection.signals(matching: MatchRule(
             interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: "/io/waymark/Gateway"))
         try await mock.control(connection, "RemoveAdapter", [.string("hci0")])
-        let change = try await changes.next(within: .seconds(5), "Requirements change")
+        let change = try await changes.next(within: .seconds(20), "Requirements change")
         #expect(try change.arguments()[1].stringKeyed?["Requirements"]?.array == [.string("bluetooth-adapter"), .string("location")])
 
         try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
-        let back = try await changes.next(within: .seconds(5), "Requirements change")
+        let back = try await changes.next(within: .seconds(20), "Requirements change")
         #expect(try back.arguments()[1].stringKeyed?["Requirements"]?.array == [.string("location")])
 
         let stopAt = Date()
@@ -126,7 +126,7 @@ struct WaymarkRunTests {
     private func startDaemon(on connection: DBusConnection, bus: PrivateBus, in work: TemporaryDirectory) async throws -> ChildProcess {
         try Self.config.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
         let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
-        _ = try await owners.next(within: .seconds(5), "initial owner")
+        _ = try await owners.next(within: .seconds(20), "initial owner")
         let daemon = try ChildProcess(
             try WaymarkBinary.path, ["run", "--config", work.file("w.conf"), "--data-dir", work.file("data")],
             aptPackage: "(built by swift build)", environment: bus.environment, logPath: work.file("run.log"))

@@ -62,7 +62,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Waits (in real time, briefly) until `count` tasks sleep on the clock.
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(5)) async throws {
+    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while sleepers < count {
             guard ContinuousClock.now < deadline else { throw PeerError.timedOut("\(count) sleepers on the test clock") }
