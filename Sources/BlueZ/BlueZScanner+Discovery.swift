@@ -25,14 +25,10 @@ extension BlueZScanner {
                 return
             } catch {
                 guard mine == generation else { return }
-                switch error.name?.rawValue {
-                case "org.bluez.Error.InProgress", "org.bluez.Error.NotReady", DBusErrorName.unknownObject.rawValue, "org.bluez.Error.Busy":
-                    try? await clock.sleep(for: options.retryDelay * attempt)
-                case DBusErrorName.accessDenied.rawValue:
-                    return lose(.accessDenied)
-                default:
-                    try? await clock.sleep(for: options.retryDelay * attempt)
-                }
+                if error.name == .accessDenied { return lose(.accessDenied) }
+                // InProgress, NotReady, Busy, UnknownObject (an adapter settling)
+                // and anything else: wait a little longer each time, then retry.
+                try? await clock.sleep(for: options.retryDelay * attempt)
             }
         }
         // Out of attempts: wait for the next event (adapter, owner or power change).

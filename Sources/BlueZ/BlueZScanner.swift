@@ -170,28 +170,22 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
 
     /// Reads every object and picks the adapter; starts discovery if it can.
     func synchronize(reason: String) async {
-        let reply: [DBusValue]
+        let objects: [String: [String: DBusValue]]
         do {
-            guard try await connection.owner(of: "org.bluez") != nil else { return lose(.serviceAbsent) }
-            reply = try await connection.call(
-                destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager",
-                method: "GetManagedObjects", timeout: .seconds(10))
+            guard let found = try await Self.managedObjects(on: connection, timeout: .seconds(10)) else { return lose(.serviceAbsent) }
+            objects = found
         } catch {
             return lose(Self.state(for: error))
         }
-        let objects = reply.first?.stringKeyed ?? [:]
-        var adapters: [String: [String: DBusValue]] = [:]
         let now = tick
-        for (path, value) in objects {
-            guard let interfaces = value.stringKeyed else { continue }
-            if let adapter = interfaces["org.bluez.Adapter1"]?.stringKeyed { adapters[path] = adapter }
-            // Cached devices are tracked (for expiry) but not reported: BlueZ's
-            // cache says nothing about what is in range now.
+        // Cached devices are tracked (for expiry) but not reported: BlueZ's
+        // cache says nothing about what is in range now.
+        for (path, interfaces) in objects {
             if let device = interfaces["org.bluez.Device1"]?.entries {
                 _ = devices.update(path, with: device, at: now, advert: false)
             }
         }
-        guard let (path, properties) = Self.choose(adapters, wanted: options.adapter) else {
+        guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter) else {
             adapterPath = nil
             return enter(.noAdapter)
         }
@@ -205,8 +199,20 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         enter(new)
     }
 
-    /// The adapter named `wanted` (`hci0` or its address), else the first by path.
-    static func choose(_ adapters: [String: [String: DBusValue]], wanted: String?) -> (String, [String: DBusValue])? {
+    /// BlueZ's objects (`GetManagedObjects`), interfaces by name per path; nil
+    /// when nobody owns `org.bluez`.
+    static func managedObjects(on connection: DBusConnection, timeout: Duration) async throws(DBusError) -> [String: [String: DBusValue]]? {
+        guard try await connection.owner(of: "org.bluez") != nil else { return nil }
+        let reply = try await connection.call(
+            destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager",
+            method: "GetManagedObjects", timeout: timeout)
+        return (reply.first?.stringKeyed ?? [:]).compactMapValues(\.stringKeyed)
+    }
+
+    /// The adapter named `wanted` (`hci0` or its address), else the first by
+    /// path, with its Adapter1 properties.
+    static func adapter(in objects: [String: [String: DBusValue]], wanted: String?) -> (String, [String: DBusValue])? {
+        let adapters = objects.compactMapValues { $0["org.bluez.Adapter1"]?.stringKeyed }
         if let wanted {
             return adapters.first { path, properties in
                 path.hasSuffix("/" + wanted) || properties["Address"]?.string?.uppercased() == wanted.uppercased()
@@ -219,12 +225,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     public static func probe(_ connection: DBusConnection?, adapter: String?) async -> BluetoothState {
         guard let connection else { return .busUnavailable }
         do {
-            guard try await connection.owner(of: "org.bluez") != nil else { return .serviceAbsent }
-            let reply = try await connection.call(
-                destination: "org.bluez", path: "/", interface: "org.freedesktop.DBus.ObjectManager",
-                method: "GetManagedObjects", timeout: .seconds(5))
-            let adapters = (reply.first?.stringKeyed ?? [:]).compactMapValues { $0.stringKeyed?["org.bluez.Adapter1"]?.stringKeyed }
-            guard let (_, properties) = choose(adapters, wanted: adapter) else { return .noAdapter }
+            guard let objects = try await managedObjects(on: connection, timeout: .seconds(5)) else { return .serviceAbsent }
+            guard let (_, properties) = Self.adapter(in: objects, wanted: adapter) else { return .noAdapter }
             return properties["Powered"]?.bool == true ? .starting : .poweredOff
         } catch {
             return state(for: error)

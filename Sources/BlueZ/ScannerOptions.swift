@@ -9,8 +9,8 @@ public struct ScannerOptions: Sendable {
     public var deviceExpiry: Duration = .seconds(300)
     /// Devices tracked at most; beyond it the longest-unseen are dropped.
     public var maxDevices = 4096
-    /// Attempts for a discovery call that fails with InProgress, NotReady or
-    /// UnknownObject.
+    /// Attempts to start discovery when BlueZ refuses (InProgress, NotReady,
+    /// UnknownObject while an adapter settles); AccessDenied is not retried.
     public var discoveryAttempts = 5
     /// Wait before retry n is n times this.
     public var retryDelay: Duration = .milliseconds(200)

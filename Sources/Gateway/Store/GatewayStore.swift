@@ -50,15 +50,6 @@ public struct GatewayStore: Sendable {
         }
     }
 
-    /// The newest events, newest last.
-    public func recentEvents(limit: Int = 20) throws -> [StoredEvent] {
-        try database.read { connection in
-            try connection.rows("SELECT id, time, kind, detail FROM event ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))]) { row in
-                StoredEvent(id: row.integer(0), time: Date(timeIntervalSince1970: row.real(1)), kind: row.text(2) ?? "", detail: row.text(3) ?? "{}")
-            }
-        }.reversed()
-    }
-
     /// The newest event of `kind`, if any.
     public func lastEvent(_ kind: String) throws -> StoredEvent? {
         try database.read { connection in
