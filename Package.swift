@@ -32,12 +32,12 @@ let package = Package(
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "Location", swiftSettings: strict),
+        .target(name: "Location", dependencies: ["Logging"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Logging"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "PeerHarness"],
+            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

@@ -62,7 +62,7 @@ public struct NMEAFixAssembler: Sendable {
             if let kmh = sentence.double(6) { fix.speed = kmh / 3.6 }
         case "ZDA":
             if let day = sentence.integer(1), let month = sentence.integer(2), let year = sentence.integer(3) {
-                midnight = Self.daysSinceEpoch(year: year, month: month, day: day).map { Double($0) * 86400 }
+                midnight = CivilTime.daysSinceEpoch(year: year, month: month, day: day).map { Double($0) * 86400 }
             }
         default:
             break
@@ -125,17 +125,6 @@ public struct NMEAFixAssembler: Sendable {
     private static func date(_ field: Substring?) -> Double? {
         guard let field, field.utf8.count == 6, let value = Int(field) else { return nil }
         let day = value / 10000, month = value / 100 % 100, year = value % 100
-        return daysSinceEpoch(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day).map { Double($0) * 86400 }
-    }
-
-    /// Days from 1970-01-01 to a civil date (proleptic Gregorian).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int? {
-        guard (1...12).contains(month), (1...31).contains(day), (1970...2200).contains(year) else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return CivilTime.daysSinceEpoch(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day).map { Double($0) * 86400 }
     }
 }

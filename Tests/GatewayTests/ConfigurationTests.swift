@@ -1,4 +1,5 @@
 @testable import Gateway
+import Location
 import PeerHarness
 import Testing
 

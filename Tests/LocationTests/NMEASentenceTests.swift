@@ -77,12 +77,12 @@ struct NMEASentenceTests {
         let expected = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         var rng = SplitMix64(seed: 11)
         for _ in 0..<50 {
-            var buffer = NMEALineBuffer(limit: 4096)
+            var buffer = LineBuffer(limit: 4096)
             var lines: [String] = []
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
                 let take = Int.random(in: 1...40, using: &rng)
-                lines += buffer.append(bytes.prefix(take))
+                lines += buffer.append(bytes.prefix(take)).map { String(decoding: $0, as: UTF8.self) }
                 bytes = bytes.dropFirst(take)
             }
             #expect(lines == expected)
@@ -90,8 +90,8 @@ struct NMEASentenceTests {
     }
 
     @Test func overlongLinesAreDroppedAndCounted() {
-        var buffer = NMEALineBuffer(limit: 20)
-        let lines = buffer.append(Array((String(repeating: "x", count: 50) + "\n$GPTXT*00\n").utf8))
+        var buffer = LineBuffer(limit: 20)
+        let lines = buffer.append(Array((String(repeating: "x", count: 50) + "\n$GPTXT*00\n").utf8)).map { String(decoding: $0, as: UTF8.self) }
         #expect(lines == ["$GPTXT*00"])
         #expect(buffer.overlong == 1)
     }

@@ -17,7 +17,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// program that is not installed throws `missingProgram` naming `aptPackage`.
     public init(
         _ executable: String, _ arguments: [String], aptPackage: String,
-        environment: [String: String] = [:], logPath: String, stdout: Pipe? = nil
+        environment: [String: String] = [:], logPath: String, stdin: Pipe? = nil, stdout: Pipe? = nil
     ) throws {
         program = executable
         self.logPath = logPath
@@ -29,7 +29,11 @@ public final class ChildProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin.fileHandleForReading.fileDescriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, stdout?.fileHandleForWriting.fileDescriptor ?? log, 1)
         posix_spawn_file_actions_adddup2(&actions, log, 2)
 
@@ -57,6 +61,7 @@ public final class ChildProcess: @unchecked Sendable {
         guard rc == 0 else { throw PeerError.startFailed(executable, output: String(cString: strerror(rc))) }
         pid = child
         try? stdout?.fileHandleForWriting.close()
+        try? stdin?.fileHandleForReading.close()
     }
 
     deinit { stop() }
@@ -70,13 +75,24 @@ public final class ChildProcess: @unchecked Sendable {
         if exitStatus == nil { Glibc.kill(pid, signal) }
     }
 
-    /// SIGTERM, then SIGKILL after `grace`; reaps the process.
+    /// Sends `signal` to the process group the child leads: the child and
+    /// any helpers it started (gpsfake's gpsd, for one).
+    public func killGroup(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        if exitStatus == nil { Glibc.kill(-pid, signal) }
+    }
+
+    /// SIGTERM, then SIGKILL after `grace`, to the whole group; reaps the process.
     public func stop(grace: TimeInterval = 3) {
-        guard isRunning else { return }
-        kill(SIGTERM)
+        guard isRunning else {
+            Glibc.kill(-pid, SIGKILL)
+            return
+        }
+        killGroup(SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
         while isRunning && Date() < deadline { usleep(2_000) }
-        kill(SIGKILL)
+        killGroup(SIGKILL)
         _ = status(wait: true)
     }
 

@@ -1,4 +1,5 @@
 internal import Logging
+internal import Location
 
 /// Every key the config file accepts: its section, its default as text, what
 /// it means, and how it is applied. The README's key table and the default

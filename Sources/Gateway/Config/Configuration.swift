@@ -1,3 +1,4 @@
+public import Location
 public import Logging
 
 /// Everything `waymark.conf` can set. The defaults here are the documented

@@ -1,3 +1,5 @@
+internal import Location
+
 /// Checks an issuer or backend URL: https anywhere, plain http only to a
 /// loopback host, since tokens travel on it.
 enum EndpointURL {

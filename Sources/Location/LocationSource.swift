@@ -5,9 +5,9 @@ public enum LocationSource: Sendable, Equatable, CustomStringConvertible {
     case gpsdSocket(path: String)
     case nmea(device: String, baud: Int)
 
-    static let baudRates = [4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800]
+    public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115_200, 230_400, 460_800]
 
-    init?(_ text: String) {
+    public init?(_ text: String) {
         if text.hasPrefix("gpsd:///") {
             self = .gpsdSocket(path: String(text.dropFirst("gpsd://".count)))
         } else if text.hasPrefix("gpsd://") {
@@ -38,7 +38,7 @@ public enum LocationSource: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// `host:port`, `[v6]:port` or `host`.
-func parseHostPort(_ text: String, defaultPort: Int) -> (String, Int)? {
+public func parseHostPort(_ text: String, defaultPort: Int) -> (String, Int)? {
     var host = text
     var portText: Substring?
     if text.hasPrefix("[") {

@@ -1,0 +1,13 @@
+/// Timers of a location reader. All run on the reader's injected clock.
+public struct LocationOptions: Sendable, Equatable {
+    /// Silence on an open connection after which it is probed, and after a
+    /// second such period dropped (a half-open socket, a receiver gone quiet).
+    public var noDataTimeout: Duration = .seconds(10)
+    /// Reconnect backoff: first delay cap and overall cap.
+    public var retryBase: Duration = .milliseconds(500)
+    public var retryCap: Duration = .seconds(30)
+    /// Bound on a TCP connect.
+    public var connectTimeout: Duration = .seconds(2)
+
+    public init() {}
+}

@@ -1,0 +1,215 @@
+internal import Dispatch
+internal import Glibc
+internal import Logging
+
+/// Reads fixes from the configured source, gpsd (TCP or unix socket) or an
+/// NMEA receiver (tty, FIFO or file), and keeps reading through every fault:
+/// it reconnects with capped, jittered backoff, and a no-data watchdog catches
+/// a half-open socket or a receiver gone quiet. Timers run on the injected
+/// clock, so tests drive them without sleeping.
+///
+/// Events: one `.fix` per epoch, and `.state` whenever what the source can
+/// give changes (unreachable, no device, no fix, fix).
+public actor LocationReader<C: Clock> where C.Duration == Duration {
+    public nonisolated let events: AsyncStream<LocationEvent>
+    private let sink: AsyncStream<LocationEvent>.Continuation
+    public nonisolated let source: LocationSource
+    let options: LocationOptions
+    let clock: C
+
+    private var runner: Task<Void, Never>?
+    private var channel: ByteChannel?
+    /// Set by every chunk; cleared by the watchdog each period.
+    private var heard = false
+    private var published: LocationState?
+    private var devices: Set<String> = []
+    private var lastMode = 0
+    private var gpsd = GPSDFixAssembler()
+    private var nmea = NMEAFixAssembler()
+    public private(set) var counters = Counters()
+
+    public struct Counters: Sendable, Equatable {
+        /// Connections (or device opens) made.
+        public var connections = 0
+        /// Lines that were not a report or a valid sentence.
+        public var rejectedLines = 0
+        /// Connections dropped by the no-data watchdog.
+        public var watchdogDrops = 0
+    }
+
+    public init(source: LocationSource, options: LocationOptions = LocationOptions(), clock: C) {
+        self.source = source
+        self.options = options
+        self.clock = clock
+        (events, sink) = AsyncStream.makeStream(of: LocationEvent.self, bufferingPolicy: .bufferingNewest(4096))
+    }
+
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    /// Stops reading and finishes `events`.
+    public func stop() async {
+        runner?.cancel()
+        channel?.close()
+        await runner?.value
+        runner = nil
+        sink.finish()
+    }
+
+    private var speaksGPSD: Bool {
+        if case .nmea = source { false } else { true }
+    }
+
+    private func run() async {
+        var backoff = Backoff(base: options.retryBase, cap: options.retryCap)
+        while !Task.isCancelled {
+            if let channel = await open() {
+                counters.connections += 1
+                self.channel = channel
+                if speaksGPSD { channel.write(#"?WATCH={"enable":true,"json":true};"# + "\n") }
+                let watchdog = Task { await self.watch(channel) }
+                var lines = LineBuffer(limit: speaksGPSD ? 1 << 20 : NMEASentence.maximumLength)
+                for await chunk in channel.chunks {
+                    heard = true
+                    backoff.reset()
+                    for line in lines.append(chunk) { handle(line) }
+                }
+                watchdog.cancel()
+                channel.close()
+                self.channel = nil
+                closeEpoch()
+                devices = []
+                lastMode = 0
+            }
+            guard !Task.isCancelled else { break }
+            publish(.unreachable)
+            let delay = backoff.next()
+            Log.debug("location: \(source) unavailable; retrying in \(delay)")
+            try? await clock.sleep(for: delay)
+        }
+    }
+
+    private func open() async -> ByteChannel? {
+        let source = source
+        let timeout = options.connectTimeout
+        let result: Result<Int32, LocationError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(LocationError) -> Int32 in try Self.descriptor(source, timeout) })
+            }
+        }
+        switch result {
+        case .success(let fd): return ByteChannel(adopting: fd)
+        case .failure(let error):
+            if published != .unreachable { Log.warning("location: \(error)") }
+            return nil
+        }
+    }
+
+    private static func descriptor(_ source: LocationSource, _ timeout: Duration) throws(LocationError) -> Int32 {
+        do {
+            if case .nmea(let device, let baud) = source { return try SerialPort.open(device, baud: baud) }
+            return try SocketConnector.connect(to: source, timeout: timeout)
+        } catch let failure as SerialPort.Failure {
+            throw .device(source, failure)
+        } catch let failure as SocketConnector.Failure {
+            throw .connection(source, failure)
+        } catch {
+            throw .connection(source, .connect(errno: EIO))
+        }
+    }
+
+    /// Each quiet period: first probe gpsd (it answers `?VERSION;` at once),
+    /// then drop the connection. A receiver read directly cannot be probed;
+    /// its silence means no device.
+    private func watch(_ channel: ByteChannel) async {
+        var probed = false
+        while true {
+            heard = false
+            do { try await clock.sleep(for: options.noDataTimeout) } catch { return }
+            if heard {
+                probed = false
+            } else if !speaksGPSD {
+                closeEpoch()
+                publish(.noDevice)
+            } else if probed {
+                Log.warning("location: no data from \(source) for \(options.noDataTimeout * 2); reconnecting")
+                counters.watchdogDrops += 1
+                channel.close()
+                return
+            } else {
+                channel.write("?VERSION;\n")
+                probed = true
+            }
+        }
+    }
+
+    private func handle(_ line: [UInt8]) {
+        if speaksGPSD { handleReport(line) } else { handleSentence(line) }
+    }
+
+    private func handleReport(_ line: [UInt8]) {
+        guard let report = try? GPSDReport(json: line) else {
+            counters.rejectedLines += 1
+            return
+        }
+        switch report {
+        case .devices(let paths):
+            devices = Set(paths)
+        case .device(let path, let active):
+            if active {
+                devices.insert(path)
+            } else {
+                devices.remove(path)
+                if devices.isEmpty {
+                    closeEpoch()
+                    lastMode = 0
+                }
+            }
+        case .tpv(let fix, let device):
+            if let device { devices.insert(device) }
+            lastMode = fix.mode
+            for closed in gpsd.add(fix) { sink.yield(.fix(closed)) }
+        case .sky(let used, let seen):
+            gpsd.addSky(used: used, seen: seen)
+            return
+        case .error(let message):
+            Log.warning("location: gpsd reports an error: \(message)")
+            return
+        case .version, .watch, .other:
+            return
+        }
+        publish(devices.isEmpty ? .noDevice : lastMode >= 2 ? .fix : .noFix)
+    }
+
+    private func handleSentence(_ line: [UInt8]) {
+        guard let sentence = try? NMEASentence(utf8: line) else {
+            counters.rejectedLines += 1
+            return
+        }
+        if let fix = nmea.add(sentence) { emit(fix) }
+        if published == .unreachable || published == .noDevice || published == nil { publish(.noFix) }
+    }
+
+    private func emit(_ fix: Fix) {
+        lastMode = fix.mode
+        sink.yield(.fix(fix))
+        if !speaksGPSD { publish(fix.mode >= 2 ? .fix : .noFix) }
+    }
+
+    private func closeEpoch() {
+        if speaksGPSD {
+            if let fix = gpsd.finish() { sink.yield(.fix(fix)) }
+        } else if let fix = nmea.finish() {
+            emit(fix)
+        }
+    }
+
+    private func publish(_ state: LocationState) {
+        guard state != published else { return }
+        published = state
+        Log.info("location: \(source) \(state.rawValue)")
+        sink.yield(.state(state))
+    }
+}

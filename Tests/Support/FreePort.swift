@@ -1,0 +1,43 @@
+public import Foundation
+
+/// Loopback ports for peers that listen on TCP.
+public enum FreePort {
+    /// A port the kernel just handed out and released, free to bind.
+    public static func tcp() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw PeerError.startFailed("a free TCP port", output: String(cString: strerror(errno))) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    public static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Waits until something listens on `port`, failing early if `process` exits.
+    public static func waitForListener(port: Int, process: ChildProcess, timeout: TimeInterval = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !accepts(port: port) {
+            guard process.isRunning else { throw PeerError.startFailed(process.program, output: process.output) }
+            guard Date() < deadline else { throw PeerError.timedOut("\(process.program) to listen on \(port)") }
+            usleep(5_000)
+        }
+    }
+}

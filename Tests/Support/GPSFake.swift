@@ -1,0 +1,38 @@
+import Foundation
+
+/// gpsd fed by `gpsfake` replaying a receiver log once, on a private port.
+///
+/// gpsfake starts feeding as soon as gpsd is up, which races a client that
+/// connects afterwards. So a text log runs single-stepped (`-l -i`: one
+/// prompt per sentence on stdin), and `release()` lets it play once the
+/// client is watching. gpsfake 3.22's line dump fails on binary packets, so a
+/// log holding UBX runs in pipe mode (`-p`) instead, where gpsfake watches
+/// first and waits 1.4 s before feeding: the client connects well inside that.
+/// `-n` makes gpsd read the device without waiting for a client, and `-W`
+/// bounds gpsfake's wait at the end.
+public final class GPSFake: @unchecked Sendable {
+    public let port: Int
+    public let process: ChildProcess
+    private let prompts = Pipe()
+    private let sentences: Int
+
+    public init(log: String, directory: TemporaryDirectory, cycle: Double = 0.001) throws {
+        port = try FreePort.tcp()
+        let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: log))) ?? Data())
+        sentences = bytes.count { $0 == UInt8(ascii: "\n") }
+        let binary = zip(bytes, bytes.dropFirst()).contains { $0 == 0xB5 && $1 == 0x62 }
+        process = try ChildProcess(
+            "gpsfake", ["-1", "-n", "-q", binary ? "-p" : "-l", binary ? "-q" : "-i", "-c", String(cycle), "-W", "3", "-P", String(port), log],
+            aptPackage: "gpsd-clients (gpsfake) and gpsd", logPath: directory.file("gpsfake-\(port).log"), stdin: prompts)
+        try FreePort.waitForListener(port: port, process: process)
+    }
+
+    deinit { stop() }
+
+    /// Answers every prompt: the log plays at the configured cycle.
+    public func release() {
+        prompts.fileHandleForWriting.write(Data(repeating: UInt8(ascii: "\n"), count: sentences + 16))
+    }
+
+    public func stop() { process.stop() }
+}
