@@ -68,7 +68,12 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
             if let channel = await open() {
                 counters.connections += 1
                 self.channel = channel
-                if speaksGPSD { channel.write(#"?WATCH={"enable":true,"json":true};"# + "\n") }
+                if speaksGPSD {
+                    channel.write(#"?WATCH={"enable":true,"json":true};"# + "\n")
+                } else {
+                    // Open, but nothing heard from the receiver yet.
+                    publish(.noDevice)
+                }
                 let watchdog = Task { await self.watch(channel) }
                 var lines = LineBuffer(limit: speaksGPSD ? 1 << 20 : NMEASentence.maximumLength)
                 for await chunk in channel.chunks {

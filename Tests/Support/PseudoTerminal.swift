@@ -5,6 +5,9 @@ import Foundation
 public final class PseudoTerminal: @unchecked Sendable {
     public let path: String
     private let controller: Int32
+    /// The device side, held open so the pty never hangs up while the
+    /// program under test closes and reopens it (a gpsd restart).
+    private let device: Int32
 
     public init() throws {
         // posix_openpt and friends are not in the Glibc module; they are thin
@@ -17,30 +20,41 @@ public final class PseudoTerminal: @unchecked Sendable {
             throw PeerError.startFailed("a pseudo-terminal", output: String(cString: strerror(errno)))
         }
         path = "/dev/pts/\(number)"
+        _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
         // Raw mode on the device side, so lines pass untouched.
-        let device = open(path, O_RDWR | O_NOCTTY)
-        if device >= 0 {
-            var settings = termios()
-            tcgetattr(device, &settings)
-            cfmakeraw(&settings)
-            tcsetattr(device, TCSANOW, &settings)
-            close(device)
-        }
+        device = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var settings = termios()
+        tcgetattr(device, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(device, TCSANOW, &settings)
     }
 
-    deinit { close(controller) }
+    deinit {
+        close(device)
+        close(controller)
+    }
 
-    /// Writes the text as the receiver would.
-    public func send(_ text: String) {
+    /// Writes the text as the receiver would. Like a real receiver it does
+    /// not wait for a reader: what does not fit in the pty's buffer is lost,
+    /// unless `waitForRoom` asks to wait until the reader takes it.
+    public func send(_ text: String, waitForRoom: Bool = false) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return
+            if written < 0, errno == EINTR || (errno == EAGAIN && waitForRoom) {
+                usleep(500)
+                continue
             }
+            guard written > 0 else { return }
             offset += written
         }
+    }
+
+    /// `$BODY*hh` with its checksum and line ending.
+    public static func sentence(_ body: String) -> String {
+        let checksum = body.utf8.reduce(UInt8(0), ^)
+        let hex = String(checksum, radix: 16, uppercase: true)
+        return "$\(body)*\(checksum < 16 ? "0" : "")\(hex)\r\n"
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import Location
+import PeerHarness
+import Synchronization
+import Testing
+
+/// The reader through the faults gpsd clients are known to mishandle.
+@Suite(.serialized)
+struct LocationFaultTests {
+    /// A receiver on a pty that sends one epoch every 50 ms, with or without a
+    /// fix, until stopped.
+    final class Receiver: Sendable {
+        let terminal: PseudoTerminal
+        let hasFix = Atomic<Bool>(true)
+        let stopped = Atomic<Bool>(false)
+
+        init() throws {
+            terminal = try PseudoTerminal()
+            Thread.detachNewThread { [self] in
+                var second = 0
+                while !stopped.load(ordering: .relaxed) {
+                    let time = String(format: "12%02d%02d.00", second / 60 % 60, second % 60)
+                    if hasFix.load(ordering: .relaxed) {
+                        terminal.send(PseudoTerminal.sentence("GPRMC,\(time),A,4813.0535,N,00824.8697,E,1.5,90.0,301126,,,A"))
+                        terminal.send(PseudoTerminal.sentence("GPGGA,\(time),4813.0535,N,00824.8697,E,1,08,1.0,765.8,M,47.4,M,,"))
+                    } else {
+                        terminal.send(PseudoTerminal.sentence("GPRMC,\(time),V,,,,,,,301126,,,N"))
+                        terminal.send(PseudoTerminal.sentence("GPGGA,\(time),,,,,0,00,99.9,,,,,,"))
+                    }
+                    second += 1
+                    usleep(50_000)
+                }
+            }
+        }
+
+        func stop() { stopped.store(true, ordering: .relaxed) }
+    }
+
+    static var quickRetry: LocationOptions {
+        var options = LocationOptions()
+        options.retryBase = .milliseconds(50)
+        options.retryCap = .milliseconds(300)
+        return options
+    }
+
+    @Test func gpsdKilledAndRestartedGivesUnreachableThenFixesAgainAndNoFixPeriodsGiveNoFix() async throws {
+        let directory = try TemporaryDirectory("waymark-gpsd")
+        defer { directory.remove() }
+        let receiver = try Receiver()
+        defer { receiver.stop() }
+        var gpsd = try GPSDaemon(device: receiver.terminal.path, directory: directory)
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: gpsd.port), options: Self.quickRetry, clock: ContinuousClock())
+        await reader.start()
+        let events = reader.events
+
+        let first = try await events.nextMatching(within: .seconds(30)) { if case .fix(let fix) = $0 { fix.mode == 3 } else { false } }
+        guard case .fix(let fix) = first else { return }
+        #expect(abs((fix.lat ?? 0) - 48.217558333) < 1e-9)
+        #expect(fix.altMSL == 765.8 && fix.speed.map { abs($0 - 1.5 * 0.514444) < 1e-3 } == true)
+
+        gpsd.process.kill(SIGKILL)
+        _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.unreachable) }
+
+        gpsd = try GPSDaemon(device: receiver.terminal.path, port: gpsd.port, directory: directory)
+        _ = try await events.nextMatching(within: .seconds(30)) { if case .fix = $0 { true } else { false } }
+        #expect(await reader.counters.connections == 2)
+
+        receiver.hasFix.store(false, ordering: .relaxed)
+        _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.noFix) }
+        receiver.hasFix.store(true, ordering: .relaxed)
+        _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.fix) }
+        await reader.stop()
+        gpsd.stop()
+    }
+
+    /// A peer that accepts and then says nothing, as a socket whose other end
+    /// vanished does: probed after one quiet period, dropped after the second,
+    /// then reconnected after the backoff. All on the test clock.
+    @Test func aSilentConnectionIsProbedThenDroppedAndReconnected() async throws {
+        let server = try SilentServer()
+        let clock = TestClock()
+        var options = LocationOptions()
+        options.noDataTimeout = .seconds(10)
+        options.retryBase = .seconds(1)
+        options.retryCap = .seconds(1)
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
+        await reader.start()
+
+        try await server.wait(for: "the watch request") { $0.received.first?.contains(#"?WATCH={"enable":true,"json":true};"#) == true }
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        try await server.wait(for: "the probe") { $0.received.first?.contains("?VERSION;") == true }
+        #expect(server.closed == 0)
+
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        try await server.wait(for: "the drop") { $0.closed == 1 }
+        #expect(await reader.counters.watchdogDrops == 1)
+
+        // Backoff on the test clock: nothing until it moves.
+        try await clock.waitForSleepers(1)
+        #expect(server.received.count == 1)
+        clock.advance(by: .seconds(1))
+        try await server.wait(for: "the reconnect") { $0.received.count == 2 }
+        await reader.stop()
+    }
+
+    @Test func nothingListeningGivesUnreachableAndRetriesOnTheClock() async throws {
+        let port = try FreePort.tcp()
+        let clock = TestClock()
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: port), options: Self.quickRetry, clock: clock)
+        await reader.start()
+        #expect(try await reader.events.next(within: .seconds(10), "a state") == .state(.unreachable))
+        for attempt in 1...3 {
+            try await clock.waitForSleepers(1)
+            #expect(await reader.counters.connections == 0, "attempt \(attempt)")
+            clock.advance(by: .milliseconds(300))
+        }
+        await reader.stop()
+    }
+
+    /// The NMEA reader on a pty, as on a USB receiver: a real log written in
+    /// random fragments with garbage between, read at a set baud rate.
+    @Test func nmeaFromASerialDeviceGivesTheSameFixesAsTheOfflineDecoder() async throws {
+        let terminal = try PseudoTerminal()
+        let url = try #require(Bundle.module.url(forResource: "nl2008u.log", withExtension: nil, subdirectory: "gpsd"))
+        let log = try String(contentsOf: url, encoding: .utf8)
+        let expected = try NMEAFixAssemblerTests.fixes("nl2008u.log")
+        let reader = LocationReader(source: .nmea(device: terminal.path, baud: 4800), clock: ContinuousClock())
+        await reader.start()
+        #expect(try await reader.events.next(within: .seconds(10), "the device opening") == .state(.noDevice))
+
+        var rng = SplitMix64(seed: 5)
+        // Line noise between sentences: a bad checksum and control bytes.
+        let noisy = log.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            Int.random(in: 0..<8, using: &rng) == 0 ? "$GPGGA,garbage*00\r\n\u{1}\u{2}\r\n" + line : String(line)
+        }.joined(separator: "\n")
+        var bytes = Array(noisy.utf8)[...]
+        while !bytes.isEmpty {
+            let take = Int.random(in: 1...64, using: &rng)
+            terminal.send(String(decoding: bytes.prefix(take), as: UTF8.self), waitForRoom: true)
+            bytes = bytes.dropFirst(take)
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let events = reader.events
+        let fixes = try await withDeadline(.seconds(30), "every epoch but the open one") {
+            var fixes: [Fix] = []
+            for await event in events {
+                if case .fix(let fix) = event { fixes.append(fix) }
+                if fixes.count == expected.count - 1 { break }
+            }
+            return fixes
+        }
+        #expect(fixes == Array(expected.dropLast()))
+        #expect(await reader.counters.rejectedLines > 0)
+        await reader.stop()
+    }
+}
