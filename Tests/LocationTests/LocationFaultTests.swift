@@ -7,35 +7,6 @@ import Testing
 /// The reader through the faults gpsd clients are known to mishandle.
 @Suite(.serialized)
 struct LocationFaultTests {
-    /// A receiver on a pty that sends one epoch every 50 ms, with or without a
-    /// fix, until stopped.
-    final class Receiver: Sendable {
-        let terminal: PseudoTerminal
-        let hasFix = Atomic<Bool>(true)
-        let stopped = Atomic<Bool>(false)
-
-        init() throws {
-            terminal = try PseudoTerminal()
-            Thread.detachNewThread { [self] in
-                var second = 0
-                while !stopped.load(ordering: .relaxed) {
-                    let time = String(format: "12%02d%02d.00", second / 60 % 60, second % 60)
-                    if hasFix.load(ordering: .relaxed) {
-                        terminal.send(PseudoTerminal.sentence("GPRMC,\(time),A,4813.0535,N,00824.8697,E,1.5,90.0,301126,,,A"))
-                        terminal.send(PseudoTerminal.sentence("GPGGA,\(time),4813.0535,N,00824.8697,E,1,08,1.0,765.8,M,47.4,M,,"))
-                    } else {
-                        terminal.send(PseudoTerminal.sentence("GPRMC,\(time),V,,,,,,,301126,,,N"))
-                        terminal.send(PseudoTerminal.sentence("GPGGA,\(time),,,,,0,00,99.9,,,,,,"))
-                    }
-                    second += 1
-                    usleep(50_000)
-                }
-            }
-        }
-
-        func stop() { stopped.store(true, ordering: .relaxed) }
-    }
-
     static var quickRetry: LocationOptions {
         var options = LocationOptions()
         options.retryBase = .milliseconds(50)
@@ -46,7 +17,7 @@ struct LocationFaultTests {
     @Test func gpsdKilledAndRestartedGivesUnreachableThenFixesAgainAndNoFixPeriodsGiveNoFix() async throws {
         let directory = try TemporaryDirectory("waymark-gpsd")
         defer { directory.remove() }
-        let receiver = try Receiver()
+        let receiver = try SimulatedReceiver()
         defer { receiver.stop() }
         var gpsd = try GPSDaemon(device: receiver.terminal.path, directory: directory)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: gpsd.port), options: Self.quickRetry, clock: ContinuousClock())
@@ -65,9 +36,9 @@ struct LocationFaultTests {
         _ = try await events.nextMatching(within: .seconds(30)) { if case .fix = $0 { true } else { false } }
         #expect(await reader.counters.connections == 2)
 
-        receiver.hasFix.store(false, ordering: .relaxed)
+        receiver.hasFix = false
         _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.noFix) }
-        receiver.hasFix.store(true, ordering: .relaxed)
+        receiver.hasFix = true
         _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.fix) }
         await reader.stop()
         gpsd.stop()

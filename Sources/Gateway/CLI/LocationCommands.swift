@@ -1,0 +1,74 @@
+import FoundationEssentials
+internal import Glibc
+import Location
+import Logging
+
+/// `gps`: the live fix from the configured source, or a capture decoded offline.
+enum LocationCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "gps", summary: "Show fixes from the configured location source, one per epoch, or decode an NMEA capture.", options: [
+            OptionSpec(name: "--json", help: "NDJSON with gpsd's TPV field names and units"),
+            OptionSpec(name: "--count", valueName: "N", help: "stop after N fixes"),
+            OptionSpec(name: "--nmea", valueName: "FILE", help: "decode this NMEA capture offline and exit"),
+        ], run: gps),
+    ]
+
+    static func gps(_ invocation: Invocation) async -> ExitCode {
+        let json = invocation.flag("--json")
+        var count: Int?
+        if let text = invocation.values["--count"] {
+            guard let value = Int(text), value > 0 else {
+                Log.error("gps: --count must be a positive number, got \(text.debugDescription)")
+                return .usage
+            }
+            count = value
+        }
+        let output = { (fix: Fix) in print(json ? fix.json : fix.summary) }
+        if let path = invocation.values["--nmea"] {
+            return decode(path, count: count, output: output)
+        }
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        var options = LocationOptions()
+        options.noDataTimeout = configuration.location.noDataTimeout
+        let reader = LocationReader(source: configuration.location.source, options: options, clock: ContinuousClock())
+        await reader.start()
+        var printed = 0
+        for await event in reader.events {
+            switch event {
+            case .fix(let fix):
+                output(fix)
+                fflush(nil)
+                printed += 1
+                if let count, printed >= count {
+                    await reader.stop()
+                    return .ok
+                }
+            case .state(let state):
+                Log.notice("gps: \(configuration.location.source): \(state.rawValue)")
+            }
+        }
+        return .ok
+    }
+
+    private static func decode(_ path: String, count: Int?, output: (Fix) -> Void) -> ExitCode {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Log.error("gps: cannot read \(path)")
+            return .ioError
+        }
+        var lines = LineBuffer(limit: NMEASentence.maximumLength)
+        var assembler = NMEAFixAssembler()
+        var fixes: [Fix] = []
+        var rejected = 0
+        for line in lines.append(data) + [[UInt8(ascii: "\n")]] {
+            guard let sentence = try? NMEASentence(utf8: line) else {
+                if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") { rejected += 1 }
+                continue
+            }
+            if let fix = assembler.add(sentence) { fixes.append(fix) }
+        }
+        if let last = assembler.finish() { fixes.append(last) }
+        for fix in fixes.prefix(count ?? fixes.count) { output(fix) }
+        if rejected + lines.overlong > 0 { Log.notice("gps: \(path): skipped \(rejected) bad sentences and \(lines.overlong) overlong lines") }
+        return .ok
+    }
+}
