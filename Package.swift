@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
@@ -32,7 +33,7 @@ let package = Package(
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "Location", dependencies: ["Logging"], swiftSettings: strict),
+        .target(name: "Location", dependencies: ["CGPS", "Logging"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
@@ -43,7 +44,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "PeerHarness"],
             swiftSettings: strict
         ),
 

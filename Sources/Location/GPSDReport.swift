@@ -1,8 +1,7 @@
 /// One line of gpsd's JSON protocol, reduced to what the gateway uses.
 ///
-/// Decoding is lenient the way a field client must be: a key that is missing,
-/// of the wrong type or out of range is treated as absent; only a line that is
-/// not a JSON object with a `class` is refused.
+/// Decoded by `GPSDDecoder`: a key that is missing, of the wrong type or out
+/// of range is treated as absent; only a line that is not a report is refused.
 public enum GPSDReport: Sendable, Equatable {
     case version(release: String)
     /// The devices gpsd knows; only active ones are listed.
@@ -18,7 +17,7 @@ public enum GPSDReport: Sendable, Equatable {
     case other(class: String)
 
     public enum Problem: Error, Sendable, Equatable {
-        /// Not JSON, not an object, or without a string `class`.
+        /// Does not start `{"class":"…"`, as every gpsd report does.
         case notAReport
     }
 }

@@ -25,6 +25,7 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private var devices: Set<String> = []
     private var lastMode = 0
     private var gpsd = GPSDFixAssembler()
+    private let decoder = GPSDDecoder()
     private var nmea = NMEAFixAssembler()
     public private(set) var counters = Counters()
 
@@ -155,7 +156,7 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     }
 
     private func handleReport(_ line: [UInt8]) {
-        guard let report = try? GPSDReport(json: line) else {
+        guard let report = try? decoder.decode(line) else {
             counters.rejectedLines += 1
             return
         }

@@ -24,18 +24,18 @@ public struct NMEAFixAssembler: Sendable {
 
     public mutating func add(_ sentence: NMEASentence) -> Fix? {
         var closed: Fix?
-        if let time = Self.timeField[sentence.type].flatMap({ sentence.timeOfDay($0) }) {
+        if let time = Self.timeField(sentence.typeCode).flatMap({ sentence.timeOfDay($0) }) {
             if let current = epochTime, current != time { closed = finish() }
             epochTime = time
         }
-        switch sentence.type {
-        case "RMC":
-            if let date = Self.date(sentence[8]) { midnight = date }
-            activeFromRMC = sentence[1] == "A"
+        switch sentence.typeCode {
+        case Self.rmc:
+            if let date = Self.date(sentence.integer(8)) { midnight = date }
+            activeFromRMC = sentence.field(1, is: "A")
             position(sentence, 2)
             if let knots = sentence.double(6) { fix.speed = knots * 0.514444 }
             if let track = sentence.double(7) { fix.track = track }
-        case "GGA":
+        case Self.gga:
             qualityFromGGA = sentence.integer(5)
             position(sentence, 1)
             fix.satellitesUsed = sentence.integer(6) ?? fix.satellitesUsed
@@ -44,23 +44,23 @@ public struct NMEAFixAssembler: Sendable {
                 if let separation = sentence.double(10) { fix.altHAE = msl + separation }
             }
             fix.status = Self.status(gga: qualityFromGGA) ?? fix.status
-        case "GNS":
+        case Self.gns:
             position(sentence, 1)
             if let msl = sentence.double(8) {
                 fix.altMSL = msl
                 if let separation = sentence.double(9) { fix.altHAE = msl + separation }
             }
-        case "GLL":
-            if sentence[5] == "A" { position(sentence, 0) }
-        case "GSA":
+        case Self.gll:
+            if sentence.field(5, is: "A") { position(sentence, 0) }
+        case Self.gsa:
             if let mode = sentence.integer(1), (1...3).contains(mode) { modeFromGSA = mode }
-            fix.satellitesUsed = (2...13).filter { sentence[$0] != nil }.count
-        case "GSV":
+            fix.satellitesUsed = (2...13).filter { !sentence.isEmpty($0) }.count
+        case Self.gsv:
             fix.satellitesSeen = sentence.integer(2) ?? fix.satellitesSeen
-        case "VTG":
+        case Self.vtg:
             if let track = sentence.double(0) { fix.track = track }
             if let kmh = sentence.double(6) { fix.speed = kmh / 3.6 }
-        case "ZDA":
+        case Self.zda:
             if let day = sentence.integer(1), let month = sentence.integer(2), let year = sentence.integer(3) {
                 midnight = CivilTime.daysSinceEpoch(year: year, month: month, day: day).map { Double($0) * 86400 }
             }
@@ -107,8 +107,21 @@ public struct NMEAFixAssembler: Sendable {
         fix.lon = lon
     }
 
+    private static func code(_ type: StaticString) -> UInt32 {
+        type.withUTF8Buffer { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    }
+
+    private static let rmc = code("RMC"), gga = code("GGA"), gns = code("GNS"), gll = code("GLL")
+    private static let gsa = code("GSA"), gsv = code("GSV"), vtg = code("VTG"), zda = code("ZDA")
+
     /// Which field holds the time of day, per sentence type.
-    private static let timeField: [String: Int] = ["RMC": 0, "GGA": 0, "GNS": 0, "GLL": 4, "ZDA": 0]
+    private static func timeField(_ type: UInt32) -> Int? {
+        switch type {
+        case rmc, gga, gns, zda: 0
+        case gll: 4
+        default: nil
+        }
+    }
 
     private static func status(gga quality: Int?) -> Int? {
         switch quality {
@@ -122,8 +135,8 @@ public struct NMEAFixAssembler: Sendable {
     }
 
     /// `ddmmyy` → seconds since 1970 at midnight UTC.
-    private static func date(_ field: Substring?) -> Double? {
-        guard let field, field.utf8.count == 6, let value = Int(field) else { return nil }
+    private static func date(_ value: Int?) -> Double? {
+        guard let value, (10100...311299).contains(value) else { return nil }
         let day = value / 10000, month = value / 100 % 100, year = value % 100
         return CivilTime.daysSinceEpoch(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day).map { Double($0) * 86400 }
     }

@@ -3,7 +3,7 @@ import PeerHarness
 
 /// The PyPI decoders the bench compares against, in a venv of their own.
 enum PythonPeers {
-    static let packages = ["bthome-ble==3.25.0", "ruuvitag-ble==0.4.0", "ibeacon-ble==1.2.0", "beacontools==2.1.0"]
+    static let packages = ["bthome-ble==3.25.0", "ruuvitag-ble==0.4.0", "ibeacon-ble==1.2.0", "beacontools==2.1.0", "pynmea2==1.19.0"]
     nonisolated(unsafe) static var lastProblem = ""
 
     /// `.build/bench-venv`, created and filled on first use.
@@ -13,20 +13,23 @@ enum PythonPeers {
         if !FileManager.default.fileExists(atPath: python) {
             try run("/usr/bin/python3", ["-m", "venv", venv], package: "python3-venv")
         }
+        // The marker holds the package list, so adding a peer reinstalls.
         let marker = venv + "/.installed"
-        if !FileManager.default.fileExists(atPath: marker) {
+        let wanted = packages.joined(separator: "\n")
+        if (try? String(contentsOfFile: marker, encoding: .utf8)) != wanted {
             try run(venv + "/bin/pip", ["install", "-q"] + packages, package: "python3-venv")
-            _ = FileManager.default.createFile(atPath: marker, contents: nil)
+            try wanted.write(toFile: marker, atomically: true, encoding: .utf8)
         }
         return venv
     }
 
-    static func decodeRate(venv: String, format: String, file: String, in directory: TemporaryDirectory) throws -> Double {
-        let process = try ChildProcess(venv + "/bin/python", [template("decode_peer.py"), format, file],
-                                       aptPackage: "python3-venv", logPath: directory.file("peer-\(format).log"))
+    /// Lines per second a peer script parses from `file`.
+    static func rate(python: String, script: String, _ arguments: [String], in directory: TemporaryDirectory) throws -> Double {
+        let process = try ChildProcess(python, [template(script)] + arguments,
+                                       aptPackage: "python3-venv", logPath: directory.file("peer-\(script)-\(arguments[0]).log"))
         guard try process.wait(timeout: 600) == 0, let rate = Double(process.output.split(separator: " ").first ?? "") else {
-            lastProblem = "\(format) peer failed: \(process.output.suffix(300))"
-            throw PeerError.startFailed("python decoder", output: process.output)
+            lastProblem = "\(script) \(arguments[0]) failed: \(process.output.suffix(300))"
+            throw PeerError.startFailed("python \(script)", output: process.output)
         }
         return rate
     }

@@ -35,7 +35,7 @@ struct ScanBench {
             let file = directory.file(format.name + ".hex")
             try format.payloads.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n")
                 .write(toFile: file, atomically: true, encoding: .utf8)
-            let baseline = venv.flatMap { try? PythonPeers.decodeRate(venv: $0, format: format.name, file: file, in: directory) }
+            let baseline = venv.flatMap { try? PythonPeers.rate(python: $0 + "/bin/python", script: "decode_peer.py", [format.name, file], in: directory) }
             report.add("decode.\(format.name)", Double(count * passes) / seconds, unit: "adverts/s", baseline: baseline,
                        baselineName: format.peer, note: baseline == nil ? "baseline unavailable: \(PythonPeers.lastProblem)" : "\(count) distinct payloads")
         }

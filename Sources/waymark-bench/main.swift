@@ -8,6 +8,7 @@ func bench() async throws -> BenchReport {
     try await DBusBench(quick: quick).run(into: &report)
     try StorageBench(quick: quick).run(into: &report)
     try await ScanBench(quick: quick).run(into: &report)
+    try LocationBench(quick: quick).run(into: &report)
     report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
     return report
 }
@@ -25,6 +26,12 @@ do {
     if let index = arguments.firstIndex(of: "--decode-only") {
         var report = BenchReport()
         ScanBench(quick: true).decodeOnly(arguments[arguments.index(after: index)], into: &report)
+        print(report.text)
+        exit(0)
+    }
+    if arguments.contains("--location-only") {
+        var report = BenchReport()
+        try LocationBench(quick: quick).run(into: &report)
         print(report.text)
         exit(0)
     }
