@@ -127,3 +127,62 @@ struct LocationFaultTests {
         await reader.stop()
     }
 }
+
+extension LocationFaultTests {
+    /// gpsd up with no receiver: no device.
+    @Test func gpsdWithoutAReceiverGivesNoDevice() async throws {
+        let directory = try TemporaryDirectory("waymark-gpsd")
+        defer { directory.remove() }
+        let gpsd = try GPSDaemon(device: nil, directory: directory)
+        defer { gpsd.stop() }
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: gpsd.port), options: Self.quickRetry, clock: ContinuousClock())
+        await reader.start()
+        #expect(try await reader.events.next(within: .seconds(20), "the device list") == .state(.noDevice))
+        await reader.stop()
+    }
+
+    /// A receiver unplugged while gpsd runs: gpsd reports the device with
+    /// `activated: 0` (lines as gpsd 3.22 writes them), and the state goes
+    /// from fix to no device; the open epoch is still delivered.
+    @Test func aReceiverUnpluggedFromGpsdGivesNoDevice() async throws {
+        let server = try SilentServer(greeting: """
+            {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
+            {"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-11-30T13:52:51.496Z","native":0,"bps":9600}]}
+            {"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}
+            {"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-11-30T12:00:00.000Z","lat":48.217558333,"lon":8.414495000,"altMSL":765.8000}
+            {"class":"DEVICE","path":"/dev/ttyACM0","activated":0}
+
+            """)
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), clock: TestClock())
+        await reader.start()
+        var events: [LocationEvent] = []
+        for _ in 0..<4 { events.append(try await reader.events.next(within: .seconds(20), "an event")) }
+        #expect(events.first == .state(.noFix))
+        #expect(events.contains(.state(.fix)))
+        #expect(events.contains { if case .fix(let fix) = $0 { fix.lat == 48.217558333 } else { false } })
+        #expect(events.last == .state(.noDevice))
+        await reader.stop()
+    }
+
+    /// `gpsd:///path`: a unix socket (here socat in front of gpsd's TCP port).
+    @Test func gpsdReachedThroughAUnixSocketGivesFixes() async throws {
+        let directory = try TemporaryDirectory("waymark-gpsd")
+        defer { directory.remove() }
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: directory)
+        defer { gpsd.stop() }
+        let path = directory.file("gpsd.sock")
+        let bridge = try ChildProcess("socat", ["UNIX-LISTEN:\(path),fork", "TCP:127.0.0.1:\(gpsd.port)"], aptPackage: "socat",
+                                      logPath: directory.file("socat.log"))
+        defer { bridge.stop() }
+        try await withDeadline(.seconds(10), "socat's socket") {
+            while !FileManager.default.fileExists(atPath: path) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        let reader = LocationReader(source: .gpsdSocket(path: path), options: Self.quickRetry, clock: ContinuousClock())
+        await reader.start()
+        let first = try await reader.events.nextMatching(within: .seconds(30)) { if case .fix = $0 { true } else { false } }
+        if case .fix(let fix) = first { #expect(fix.mode == 3) }
+        await reader.stop()
+    }
+}

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// A TCP listener on loopback that accepts connections and never answers:
-/// the half-open peer a no-data watchdog must catch. It records what each
-/// connection sent and notices when the client closes it.
+/// A TCP listener on loopback that accepts connections and, after an
+/// optional scripted greeting, never answers: the half-open peer a no-data
+/// watchdog must catch, or a peer replaying lines captured from a real one.
+/// It records what each connection sent and notices when the client closes it.
 public final class SilentServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
@@ -18,7 +19,7 @@ public final class SilentServer: @unchecked Sendable {
         let state = Mutex(State())
     }
 
-    public init() throws {
+    public init(greeting: String = "") throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -41,6 +42,7 @@ public final class SilentServer: @unchecked Sendable {
                     state.received.append("")
                     return state.received.count - 1
                 }
+                if !greeting.isEmpty { _ = greeting.utf8CString.withUnsafeBufferPointer { write(connection, $0.baseAddress, $0.count - 1) } }
                 Thread.detachNewThread {
                     var buffer = [UInt8](repeating: 0, count: 4096)
                     while true {
