@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
@@ -29,6 +31,9 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
+        .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
@@ -38,7 +43,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "HTTP", "QRCode", "Logging"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
@@ -61,6 +66,7 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict

@@ -35,7 +35,7 @@ enum PythonPeers {
     }
 
     static func template(_ name: String) -> String {
-        (BlueZMock.templatePath as NSString).deletingLastPathComponent + "/" + name
+        PeerTemplates.path(name)
     }
 
     private static func run(_ program: String, _ arguments: [String], package: String) throws {

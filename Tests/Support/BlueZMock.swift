@@ -19,10 +19,7 @@ public final class BlueZMock: @unchecked Sendable {
 
     deinit { process.stop() }
 
-    public static var templatePath: String {
-        Bundle.module.path(forResource: "waymark_bluez", ofType: "py", inDirectory: "Templates")
-            ?? Bundle.module.bundlePath + "/Templates/waymark_bluez.py"
-    }
+    public static var templatePath: String { PeerTemplates.path("waymark_bluez.py") }
 
     /// Waits until `name` has an owner on `bus`, failing early if the process dies.
     public static func waitForOwner(_ name: String, on bus: PrivateBus, process: ChildProcess, timeout: Duration = .seconds(15)) async throws {

@@ -35,7 +35,7 @@ public enum WaymarkCLI {
             print("\(invocation.configPath): ok")
             return .ok
         },
-    ] + BluetoothCommands.specs + LocationCommands.specs + [
+    ] + SessionCommands.specs + BluetoothCommands.specs + LocationCommands.specs + [
         CommandSpec(name: "version", summary: "Print the version.") { _ in
             print("waymark \(Waymark.version)")
             return .ok

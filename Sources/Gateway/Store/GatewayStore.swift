@@ -1,4 +1,5 @@
 public import FoundationEssentials
+internal import Session
 public import Storage
 
 /// The gateway's database: schema, device identity and the event log.
@@ -26,6 +27,7 @@ public struct GatewayStore: Sendable {
                 created REAL NOT NULL
             );
             """),
+        Migration(3, SessionStore.schema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -33,6 +35,14 @@ public struct GatewayStore: Sendable {
         database = try Database(path: path, migrations: Self.migrations)
         try database.write { connection in
             try connection.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('device_id', ?)", [.text(UUID().uuidString.lowercased())])
+        }
+    }
+
+    /// Deletes every record a remote wipe must remove: the session, pairings,
+    /// events. The device id stays, so the backend still knows the gateway.
+    public func eraseAll() throws {
+        try database.write { connection in
+            for table in ["session", "remote_settings", "pairing", "event"] { try connection.run("DELETE FROM \(table)") }
         }
     }
 

@@ -1,0 +1,360 @@
+public import FoundationEssentials
+public import HTTP
+internal import Logging
+
+/// Logs in (device code or password), keeps the session alive by refreshing,
+/// and tells everyone when it stops being authorized. The session lives in
+/// the store: a new process finds it there and is authorized without logging
+/// in again. Only `logout()` clears it.
+public actor SessionManager {
+    public nonisolated let events: AsyncStream<AuthorizationEvent>
+    private let sink: AsyncStream<AuthorizationEvent>.Continuation
+    public nonisolated let configuration: SessionConfiguration
+    public nonisolated let store: SessionStore
+    let http: HTTPClient
+    /// Wall-clock seconds since 1970 (tokens carry absolute expiry times).
+    let now: @Sendable () -> Double
+    /// Returns why an account's API base URL is unacceptable, or nil.
+    let checkURL: @Sendable (String) -> String?
+    /// Deletes every local record on a remote wipe (the session's own tables included).
+    let wipe: @Sendable () throws -> Void
+
+    private var metadata: ProviderMetadata?
+    private var refreshing: Task<Result<String, SessionError>, Never>?
+
+    public init(
+        configuration: SessionConfiguration, store: SessionStore, http: HTTPClient,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        checkURL: @escaping @Sendable (String) -> String? = { _ in nil },
+        wipe: @escaping @Sendable () throws -> Void = {}
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.http = http
+        self.now = now
+        self.checkURL = checkURL
+        self.wipe = wipe
+        (events, sink) = AsyncStream.makeStream(of: AuthorizationEvent.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    // MARK: state
+
+    public func current() throws(SessionError) -> PersistedSession? {
+        do { return try store.load() } catch { throw .configuration("cannot read the session from the store: \(error)") }
+    }
+
+    /// True while the persisted session has a usable refresh token (or an
+    /// unexpired access token) and has not been invalidated. Reads the store
+    /// only; never contacts the provider.
+    public var isAuthorized: Bool {
+        ((try? store.load()) ?? nil)?.isAuthorized(now: now()) ?? false
+    }
+
+    // MARK: provider
+
+    public func discover() async throws(SessionError) -> ProviderMetadata {
+        if let metadata { return metadata }
+        let issuer = configuration.issuer.hasSuffix("/") ? String(configuration.issuer.dropLast()) : configuration.issuer
+        guard !issuer.isEmpty else { throw .configuration("[Session] Issuer is not set") }
+        let url = issuer + "/.well-known/openid-configuration"
+        let response = try await send(HTTPRequest(url: url))
+        guard response.status == 200 else { throw .refused(url: url, status: response.status, error: nil) }
+        let found: ProviderMetadata = try decode(response, url)
+        guard found.issuer == issuer || found.issuer == issuer + "/" else {
+            throw .malformed(url: url, detail: "issuer \(found.issuer) does not match the configured \(issuer)")
+        }
+        metadata = found
+        return found
+    }
+
+    /// Client authentication: HTTP Basic for a confidential client, `client_id` for a public one.
+    private func clientAuthentication() -> (headers: [(name: String, value: String)], fields: [(String, String)]) {
+        guard let secret = configuration.clientSecret else { return ([], [("client_id", configuration.clientID)]) }
+        let pair = HTTPRequest.formEncodeForBasic(configuration.clientID) + ":" + HTTPRequest.formEncodeForBasic(secret)
+        return ([("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())], [])
+    }
+
+    private func tokenRequest(_ fields: [(String, String)]) async throws(SessionError) -> (HTTPResponse, String) {
+        let endpoint = try await discover().tokenEndpoint
+        let auth = clientAuthentication()
+        return (try await send(.form(endpoint, fields + auth.fields, headers: auth.headers)), endpoint)
+    }
+
+    // MARK: login
+
+    /// Starts a device login (RFC 8628 §3.1).
+    public func beginDeviceLogin() async throws(SessionError) -> DeviceCode {
+        guard let endpoint = try await discover().deviceAuthorizationEndpoint else {
+            throw .configuration("the provider offers no device login; use waymark login --username")
+        }
+        let auth = clientAuthentication()
+        let response = try await send(.form(endpoint, [("scope", configuration.scopes.joined(separator: " "))] + auth.fields, headers: auth.headers))
+        guard response.isSuccess else { throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response)) }
+        return try decode(response, endpoint)
+    }
+
+    /// Polls until the user approves (RFC 8628 §3.4–3.5): waits `interval`
+    /// between polls, adds 5 s on `slow_down` and keeps it, stops on
+    /// `expired_token`, `access_denied`, the code's lifetime, or cancellation.
+    public func finishDeviceLogin<C: Clock>(
+        _ code: DeviceCode, clock: C, progress: @Sendable (DevicePoll) -> Void = { _ in }
+    ) async throws(SessionError) -> PersistedSession where C.Duration == Duration {
+        var interval = max(1, code.interval ?? 5)
+        var waited = 0
+        while true {
+            do { try await clock.sleep(for: .seconds(interval)) } catch { throw .cancelled }
+            waited += interval
+            let (response, endpoint) = try await tokenRequest([
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", code.deviceCode),
+            ])
+            if response.isSuccess { return try establish(try decode(response, endpoint)) }
+            switch Self.oauthError(response) {
+            case "authorization_pending"?:
+                progress(.pending)
+            case "slow_down"?:
+                interval += 5
+                progress(.slowDown(interval: interval))
+            case "expired_token"?:
+                throw .deviceCodeExpired
+            case "access_denied"?:
+                throw .accessDenied
+            case let error:
+                throw .refused(url: endpoint, status: response.status, error: error)
+            }
+            if waited >= code.expiresIn { throw .deviceCodeExpired }
+        }
+    }
+
+    /// The resource owner password grant (RFC 6749 §4.3).
+    public func loginWithPassword(username: String, password: String) async throws(SessionError) -> PersistedSession {
+        let (response, endpoint) = try await tokenRequest([
+            ("grant_type", "password"), ("username", username), ("password", password),
+            ("scope", configuration.scopes.joined(separator: " ")),
+        ])
+        guard response.isSuccess else {
+            // glewlwyd answers a wrong password with an empty 403.
+            if [400, 401, 403].contains(response.status) { throw .accessDenied }
+            throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response))
+        }
+        return try establish(try decode(response, endpoint))
+    }
+
+    /// Stores fresh tokens as the session, replacing any earlier one.
+    private func establish(_ tokens: TokenResponse) throws(SessionError) -> PersistedSession {
+        guard tokens.tokenType.lowercased() == "bearer" else {
+            throw .malformed(url: configuration.issuer, detail: "token type \(tokens.tokenType) is not bearer")
+        }
+        let issuer = metadata?.issuer ?? configuration.issuer
+        let claims = try tokens.idToken.map { token throws(SessionError) in
+            try IDTokenClaims(token: token, issuer: issuer, clientID: configuration.clientID, now: now())
+        }
+        let session = PersistedSession(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
+            accessExpiresAt: tokens.expiresIn.map { now() + $0 }, claims: claims, account: nil, invalidated: nil, updatedAt: now())
+        try persist(session)
+        return session
+    }
+
+    /// After a login: fetch the account, store it, and only then report
+    /// `authorized` (the recorder arms on that).
+    @discardableResult
+    public func completeLogin() async throws(SessionError) -> Account {
+        let account = try await fetchAccount()
+        sink.yield(.authorized)
+        return account
+    }
+
+    // MARK: tokens
+
+    /// An access token good for at least the refresh margin, refreshing first
+    /// if needed.
+    public func accessToken() async throws(SessionError) -> String {
+        guard let session = try current() else { throw .notLoggedIn }
+        if let reason = session.invalidated { throw .notAuthorized(reason) }
+        if let token = session.accessToken, let expires = session.accessExpiresAt, expires - margin(session) > now() {
+            return token
+        }
+        return try await refresh()
+    }
+
+    /// How long before expiry to refresh: the configured margin, but at most
+    /// a fifth of the token's lifetime (short-lived tokens would otherwise be
+    /// refreshed continuously).
+    private func margin(_ session: PersistedSession) -> Double {
+        let lifetime = (session.accessExpiresAt ?? session.updatedAt) - session.updatedAt
+        return min(configuration.refreshMargin, max(0, lifetime) / 5)
+    }
+
+    /// Refreshes now. Concurrent callers share one refresh.
+    public func refresh() async throws(SessionError) -> String {
+        if let refreshing { return try await refreshing.value.get() }
+        let task = Task { await self.performRefresh() }
+        refreshing = task
+        let result = await task.value
+        refreshing = nil
+        return try result.get()
+    }
+
+    private func performRefresh() async -> Result<String, SessionError> {
+        do throws(SessionError) {
+            guard var session = try current() else { throw .notLoggedIn }
+            if let reason = session.invalidated { throw .notAuthorized(reason) }
+            guard let refreshToken = session.refreshToken else {
+                try invalidate(.expired)
+                throw .notAuthorized(.expired)
+            }
+            let (response, endpoint) = try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+            if [400, 401, 403].contains(response.status) {
+                // Revoked, expired or replayed; glewlwyd sends no body at all.
+                Log.warning("session: the provider refused the refresh token (\(response.status)); a new login is needed")
+                try invalidate(.refreshRejected)
+                throw .notAuthorized(.refreshRejected)
+            }
+            guard response.isSuccess else { throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response)) }
+            let tokens: TokenResponse = try decode(response, endpoint)
+            session.accessToken = tokens.accessToken
+            session.accessExpiresAt = tokens.expiresIn.map { now() + $0 }
+            // A rotating provider sends a new refresh token; store it before anything else.
+            if let rotated = tokens.refreshToken { session.refreshToken = rotated }
+            if let idToken = tokens.idToken { session.idToken = idToken }
+            session.updatedAt = now()
+            try persist(session)
+            return .success(tokens.accessToken)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Keeps the session alive: sleeps on `clock` until the refresh margin
+    /// before expiry, refreshes, repeats. Returns when the session stops
+    /// being authorized or the task is cancelled. Network failures retry
+    /// after `retry`.
+    public func keepAlive<C: Clock>(clock: C, retry: Duration = .seconds(30)) async where C.Duration == Duration {
+        while !Task.isCancelled {
+            guard let session = (try? current()) ?? nil, session.isAuthorized(now: now()) else { return }
+            let due = (session.accessExpiresAt ?? now()) - margin(session) - now()
+            if due > 0 {
+                do { try await clock.sleep(for: .milliseconds(Int64(due * 1000))) } catch { return }
+            }
+            do {
+                _ = try await refresh()
+            } catch .notAuthorized {
+                return
+            } catch {
+                Log.warning("session: refresh failed: \(error); retrying in \(retry)")
+                do { try await clock.sleep(for: retry) } catch { return }
+            }
+        }
+    }
+
+    // MARK: logout
+
+    /// Revokes the tokens at the provider (best effort, RFC 7009) and clears
+    /// the session. Succeeds offline. The only caller of the clearing function.
+    public func logout() async {
+        if let session = (try? current()) ?? nil, let endpoint = (try? await discover())?.revocationEndpoint {
+            let auth = clientAuthentication()
+            for (token, hint) in [(session.refreshToken, "refresh_token"), (session.accessToken, "access_token")] {
+                guard let token else { continue }
+                var request = HTTPRequest.form(endpoint, [("token", token), ("token_type_hint", hint)] + auth.fields, headers: auth.headers)
+                request.timeout = .seconds(5)
+                if let response = try? await http.send(request), !response.isSuccess {
+                    Log.notice("session: revoking the \(hint) got \(response.status); clearing locally anyway")
+                }
+            }
+        }
+        do {
+            try store.clearForLogout()
+        } catch {
+            Log.error("session: cannot clear the stored session: \(error)")
+        }
+        sink.yield(.notAuthorized(.loggedOut))
+    }
+
+    // MARK: backend
+
+    /// The fleet API base URL: the account's, else the configured one.
+    public var apiBaseURL: String {
+        let base = ((try? current()) ?? nil)?.account?.apiBaseURL ?? configuration.backendBaseURL
+        return base.hasSuffix("/") ? String(base.dropLast()) : base
+    }
+
+    /// Sends a request built around a fresh bearer token. A 401 gets one
+    /// refresh and one retry.
+    public func authorized(_ build: @Sendable (String) -> HTTPRequest) async throws(SessionError) -> HTTPResponse {
+        let response = try await send(build(try await accessToken()))
+        guard response.status == 401 else { return response }
+        return try await send(build(try await refresh()))
+    }
+
+    public func fetchAccount() async throws(SessionError) -> Account {
+        let url = apiBaseURL + "/v1/account"
+        let response = try await authorized { HTTPRequest(url: url, headers: [("Authorization", "Bearer " + $0), ("Accept", "application/json")]) }
+        guard response.isSuccess else { throw .refused(url: url, status: response.status, error: nil) }
+        let account: Account = try decode(response, url)
+        if let problem = checkURL(account.apiBaseURL) { throw .malformed(url: url, detail: "api_base_url \(problem)") }
+        guard var session = try current() else { throw .notLoggedIn }
+        session.account = account
+        session.updatedAt = now()
+        try persist(session)
+        return account
+    }
+
+    /// Fetches remote settings, stores them, and applies new commands: `lock`
+    /// invalidates the session (data kept); `wipe` deletes everything.
+    @discardableResult
+    public func fetchSettings() async throws(SessionError) -> RemoteSettings {
+        let url = apiBaseURL + "/v1/settings"
+        let response = try await authorized { HTTPRequest(url: url, headers: [("Authorization", "Bearer " + $0), ("Accept", "application/json")]) }
+        guard response.isSuccess else { throw .refused(url: url, status: response.status, error: nil) }
+        let settings: RemoteSettings = try decode(response, url)
+        let previous = try? store.settings()
+        do { try store.saveSettings(settings, at: now()) } catch { throw .configuration("cannot store remote settings: \(error)") }
+        if previous != settings { sink.yield(.remoteSettingsUpdated) }
+        for command in settings.commands where (try? store.markApplied(command, at: now())) == true {
+            sink.yield(.policyUpdated)
+            switch command.type {
+            case .lock:
+                Log.notice("session: locked by the fleet (command \(command.id)); recording stops until the next login")
+                try invalidate(.lockedOut)
+            case .wipe:
+                Log.notice("session: wiped by the fleet (command \(command.id)); deleting tokens and local data")
+                do { try wipe() } catch { Log.error("session: wipe failed: \(error)") }
+                sink.yield(.notAuthorized(.wiped))
+                return settings
+            }
+        }
+        return settings
+    }
+
+    // MARK: helpers
+
+    private func invalidate(_ reason: AuthorizationEvent.Reason) throws(SessionError) {
+        guard var session = try current(), session.invalidated == nil else { return }
+        session.invalidated = reason
+        session.updatedAt = now()
+        try persist(session)
+        sink.yield(.notAuthorized(reason))
+    }
+
+    private func persist(_ session: PersistedSession) throws(SessionError) {
+        do { try store.save(session) } catch { throw .configuration("cannot store the session: \(error)") }
+    }
+
+    private func send(_ request: HTTPRequest) async throws(SessionError) -> HTTPResponse {
+        do { return try await http.send(request) } catch { throw .unreachable(error) }
+    }
+
+    private func decode<T: Decodable>(_ response: HTTPResponse, _ url: String) throws(SessionError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(response.body))
+        } catch {
+            throw .malformed(url: String(url.prefix { $0 != "?" }), detail: "not the expected JSON")
+        }
+    }
+
+    /// The `error` member of an OAuth error body, if there is one.
+    static func oauthError(_ response: HTTPResponse) -> String? {
+        (try? JSONDecoder().decode(OAuthErrorResponse.self, from: Data(response.body)))?.error
+    }
+}

@@ -1,0 +1,95 @@
+public import FoundationEssentials
+public import Storage
+
+/// The persisted session, in the gateway's SQLite store (a 0600 file under a
+/// 0700 directory). Every write is one statement in one transaction, so a
+/// rotated refresh token is either stored whole or not at all.
+public struct SessionStore: Sendable {
+    public let database: Database
+
+    /// The tables, for the store's migration list.
+    public static let schema = """
+        CREATE TABLE session (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            access_token TEXT,
+            refresh_token TEXT,
+            id_token TEXT,
+            access_expires_at REAL,
+            claims TEXT,          -- JSON: sub, name, email, iss, aud, exp
+            account TEXT,         -- JSON: user_id, vehicle_id, api_base_url
+            invalidated TEXT,     -- reason, while not authorized
+            updated_at REAL NOT NULL
+        );
+        CREATE TABLE remote_settings (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            json TEXT NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        CREATE TABLE applied_command (id TEXT PRIMARY KEY, type TEXT NOT NULL, applied_at REAL NOT NULL);
+        """
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func load() throws -> PersistedSession? {
+        try database.read { connection in
+            try connection.rows("""
+                SELECT access_token, refresh_token, id_token, access_expires_at, claims, account, invalidated, updated_at
+                FROM session WHERE id = 1
+                """) { row in
+                PersistedSession(
+                    accessToken: row.text(0), refreshToken: row.text(1), idToken: row.text(2),
+                    accessExpiresAt: row.isNull(3) ? nil : row.real(3),
+                    claims: row.text(4).flatMap { try? JSONDecoder().decode(IDTokenClaims.self, from: Data($0.utf8)) },
+                    account: row.text(5).flatMap { try? JSONDecoder().decode(Account.self, from: Data($0.utf8)) },
+                    invalidated: row.text(6).flatMap(AuthorizationEvent.Reason.init(rawValue:)),
+                    updatedAt: row.real(7))
+            }.first
+        }
+    }
+
+    func save(_ session: PersistedSession) throws {
+        let claims = try session.claims.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let account = try session.account.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+        try database.write { connection in
+            try connection.run("""
+                INSERT OR REPLACE INTO session
+                    (id, access_token, refresh_token, id_token, access_expires_at, claims, account, invalidated, updated_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [text(session.accessToken), text(session.refreshToken), text(session.idToken),
+                      session.accessExpiresAt.map { .real($0) } ?? .null, text(claims), text(account),
+                      text(session.invalidated?.rawValue), .real(session.updatedAt)])
+        }
+    }
+
+    /// Deletes the session. Called from exactly one place, `SessionManager.logout()`.
+    func clearForLogout() throws {
+        try database.write { try $0.run("DELETE FROM session") }
+    }
+
+    public func settings() throws -> RemoteSettings? {
+        try database.read { connection in
+            try connection.rows("SELECT json FROM remote_settings WHERE id = 1") { row in
+                row.text(0).flatMap { try? JSONDecoder().decode(RemoteSettings.self, from: Data($0.utf8)) }
+            }.first ?? nil
+        }
+    }
+
+    func saveSettings(_ settings: RemoteSettings, at time: Double) throws {
+        let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        try database.write { connection in
+            try connection.run("INSERT OR REPLACE INTO remote_settings (id, json, fetched_at) VALUES (1, ?, ?)", [.text(json), .real(time)])
+        }
+    }
+
+    /// Records a command as applied; false if it already was.
+    func markApplied(_ command: RemoteSettings.Command, at time: Double) throws -> Bool {
+        try database.write { connection in
+            try connection.run("INSERT OR IGNORE INTO applied_command (id, type, applied_at) VALUES (?, ?, ?)",
+                               [.text(command.id), .text(command.type.rawValue), .real(time)])
+            return connection.changes == 1
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The fleet backend for tests (`Templates/ingest_server.py`): account,
+/// settings and sample ingest, with JWT expiry checked on every call.
+public final class IngestServer: @unchecked Sendable {
+    public let port: Int
+    public let process: ChildProcess
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public init(directory: TemporaryDirectory) throws {
+        port = try FreePort.tcp()
+        process = try ChildProcess("/usr/bin/python3", [PeerTemplates.path("ingest_server.py"), String(port)],
+                                   aptPackage: "python3", logPath: directory.file("ingest-\(port).log"))
+        try FreePort.waitForListener(port: port, process: process)
+    }
+
+    deinit { stop() }
+
+    public func stop() { process.stop() }
+
+    /// Replaces what `GET /v1/settings` answers.
+    public func setSettings(_ json: String) throws {
+        _ = try send("POST", "/_control/settings", Data(json.utf8))
+    }
+
+    /// Every request the server saw, as (method, path).
+    public func requests() throws -> [[String]] {
+        let data = try send("GET", "/_control/requests")
+        return (try JSONSerialization.jsonObject(with: data) as? [[String]]) ?? []
+    }
+
+    /// A blocking HTTP exchange with the local control endpoints.
+    func send(_ method: String, _ path: String, _ body: Data = Data()) throws -> Data {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { throw PeerError.startFailed("ingest server", output: "connect failed") }
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
+        let out = Data(head.utf8) + body
+        _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[..<count])
+        }
+        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { return Data() }
+        return response[split.upperBound...]
+    }
+}
