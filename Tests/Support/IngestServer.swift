@@ -23,6 +23,29 @@ public final class IngestServer: @unchecked Sendable {
         _ = try send("POST", "/_control/settings", Data(json.utf8))
     }
 
+    /// Faults to inject into sample uploads (see the script's header).
+    public func setFaults(_ json: String) throws {
+        _ = try send("POST", "/_control/faults", Data(json.utf8))
+    }
+
+    public struct Summary: Decodable, Sendable {
+        public var stored: Int
+        public var duplicates: Int
+        public var conflicts: Int
+        public var posts: Int
+        public var keys: Int
+        public var max_seq: Int
+    }
+
+    public func summary() throws -> Summary {
+        try JSONDecoder().decode(Summary.self, from: try send("GET", "/_control/summary"))
+    }
+
+    /// Sequence numbers 1...upto the server does not hold (at most 100).
+    public func missing(upto: Int) throws -> [Int] {
+        try JSONDecoder().decode([Int].self, from: try send("GET", "/_control/missing?upto=\(upto)"))
+    }
+
     /// Every request the server saw, as (method, path).
     public func requests() throws -> [[String]] {
         let data = try send("GET", "/_control/requests")

@@ -5,14 +5,36 @@
 #
 #   ingest_server.py PORT
 #
-# Control (from the test): POST /_control/settings with the settings JSON.
-import base64, json, sys, threading, time
+# Samples: POST /v1/devices/{id}/samples, gzip'd JSON; stored by
+# (device_id, seq), duplicates counted.
+#
+# Control (from the test):
+#   POST /_control/settings   the settings JSON
+#   POST /_control/faults     {"queue": [fault, …], "random": p, "max_bytes": n}
+#     a fault: {"kind": "500" | "429" | "401" | "400" | "close" | "delay" | "ack-drop",
+#               "retry_after": s, "delay": s}
+#     queued faults apply to the next sample POSTs in order; with "random",
+#     each POST gets a random one of 500, 429, close, delay, ack-drop with
+#     probability p; above "max_bytes" (compressed) a POST gets 413.
+#   GET  /_control/summary    {"stored", "duplicates", "conflicts", "posts", "keys", "max_seq"}
+#     duplicates: resent samples absorbed by the (device_id, seq) key;
+#     conflicts: a seq that came back with different content (a reused seq)
+#   GET  /_control/missing?upto=N  sequence numbers 1..N not stored (first 100)
+import base64, gzip, json, random, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 state = {
     "settings": {"settings": {"gap_threshold_s": 60}, "commands": []},
     "account": {"user_id": "user-1", "vehicle_id": "vehicle-7", "api_base_url": None},
     "requests": [],
+    "samples": {},
+    "duplicates": 0,
+    "conflicts": 0,
+    "posts": 0,
+    "keys": {},
+    "faults": [],
+    "random": 0.0,
+    "max_bytes": None,
 }
 lock = threading.Lock()
 
@@ -51,6 +73,16 @@ class Handler(BaseHTTPRequestHandler):
             state["requests"].append(("GET", self.path))
         if self.path == "/_control/requests":
             return self.reply(200, state["requests"])
+        if self.path == "/_control/summary":
+            with lock:
+                seqs = [seq for (_, seq) in state["samples"]]
+                return self.reply(200, {"stored": len(seqs), "duplicates": state["duplicates"], "conflicts": state["conflicts"], "posts": state["posts"],
+                                        "keys": len(state["keys"]), "max_seq": max(seqs) if seqs else 0})
+        if self.path.startswith("/_control/missing?upto="):
+            upto = int(self.path.split("=")[1])
+            with lock:
+                have = {seq for (_, seq) in state["samples"]}
+            return self.reply(200, [seq for seq in range(1, upto + 1) if seq not in have][:100])
         if not self.authorized():
             return
         if self.path == "/v1/account":
@@ -68,7 +100,77 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 state["settings"] = json.loads(body)
             return self.reply(200, {})
+        if self.path == "/_control/faults":
+            control = json.loads(body)
+            with lock:
+                state["faults"] = list(control.get("queue", []))
+                state["random"] = float(control.get("random", 0))
+                state["max_bytes"] = control.get("max_bytes")
+            return self.reply(200, {})
+        if self.path.startswith("/v1/devices/") and self.path.endswith("/samples"):
+            return self.samples(body)
         self.reply(404, {"error": "not found"})
+
+    def samples(self, body):
+        with lock:
+            state["posts"] += 1
+            if state["faults"]:
+                fault = state["faults"].pop(0)
+            elif state["random"] and random.random() < state["random"]:
+                fault = {"kind": random.choice(["500", "429", "close", "delay", "ack-drop"]), "retry_after": 0, "delay": 0.05}
+            else:
+                fault = None
+            limit = state["max_bytes"]
+        kind = fault and fault["kind"]
+        if kind == "401":
+            return self.reply(401, None)
+        if not self.authorized():
+            return
+        if limit is not None and len(body) > limit:
+            return self.reply(413, None)
+        if kind == "500":
+            return self.reply(500, {"error": "injected"})
+        if kind == "400":
+            return self.reply(400, {"error": "rejected by test"})
+        if kind == "429":
+            self.send_response(429)
+            self.send_header("Retry-After", str(fault.get("retry_after", 1)))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind == "close":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if kind == "delay":
+            time.sleep(float(fault.get("delay", 1)))
+        if self.headers.get("Content-Encoding") != "gzip":
+            return self.reply(415, {"error": "gzip expected"})
+        try:
+            document = json.loads(gzip.decompress(body))
+            device, samples = document["device_id"], document["samples"]
+            first, last = samples[0]["seq"], samples[-1]["seq"]
+        except Exception as error:
+            return self.reply(400, {"error": f"bad body: {error}"})
+        key = self.headers.get("Idempotency-Key")
+        if key != f"{device}:{first}-{last}":
+            return self.reply(400, {"error": "bad Idempotency-Key"})
+        with lock:
+            state["keys"][key] = state["keys"].get(key, 0) + 1
+            for sample in samples:
+                index = (device, sample["seq"])
+                if index in state["samples"]:
+                    state["duplicates"] += 1
+                    if state["samples"][index] != sample:
+                        state["conflicts"] += 1
+                state["samples"][index] = sample
+        if kind == "ack-drop":
+            # Stored, but the client never hears so: it must resend, and the
+            # server must not count the resend as new samples.
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        self.reply(200, {"accepted": len(samples)})
 
 server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
 server.daemon_threads = True

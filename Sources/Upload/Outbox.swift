@@ -1,0 +1,160 @@
+public import Storage
+
+/// The durable upload queue. A sample is "recorded" once `append` returns:
+/// its transaction is committed (WAL, synchronous=FULL). Rows leave only
+/// when the backend acknowledged them, when a permanent refusal moves them to
+/// `dead_letter`, or when the size cap drops the oldest, which is recorded in
+/// `dropped_range`. Sequence numbers are never reused (AUTOINCREMENT).
+public struct Outbox: Sendable {
+    public let database: Database
+
+    public static let schema = """
+        CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            time REAL NOT NULL,
+            trip_id TEXT,
+            kind TEXT NOT NULL,
+            fields TEXT NOT NULL,
+            bytes INTEGER NOT NULL
+        );
+        CREATE TABLE dead_letter (
+            id INTEGER PRIMARY KEY,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            status INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            samples TEXT NOT NULL,   -- the batch's JSON array, as it was sent
+            time REAL NOT NULL
+        );
+        CREATE TABLE dropped_range (
+            id INTEGER PRIMARY KEY,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            first_time REAL NOT NULL,
+            last_time REAL NOT NULL,
+            count INTEGER NOT NULL,
+            time REAL NOT NULL
+        );
+        CREATE TABLE upload_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Commits `samples` in one transaction and returns their sequence numbers.
+    @discardableResult
+    public func append(_ samples: [Sample]) throws -> ClosedRange<Int64>? {
+        guard !samples.isEmpty else { return nil }
+        return try database.write { connection in
+            let insert = try connection.prepare("INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (?, ?, ?, ?, ?)")
+            var first: Int64 = 0
+            for (index, sample) in samples.enumerated() {
+                let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
+                try insert.run([.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
+                                    .text(sample.fields), .integer(Int64(bytes))])
+                if index == 0 { first = connection.lastInsertRowID }
+            }
+            return first...connection.lastInsertRowID
+        }
+    }
+
+    /// The oldest samples, up to `count` of them and `bytes` of JSON.
+    public func oldest(count: Int, bytes: Int) throws -> Batch? {
+        let rows = try database.read { connection in
+            try connection.rows("SELECT seq, time, trip_id, kind, fields, bytes FROM outbox ORDER BY seq LIMIT ?", [.integer(Int64(count))]) { row in
+                QueuedSample(seq: row.integer(0), sample: Sample(time: row.real(1), tripID: row.text(2),
+                                                               kind: Sample.Kind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? ""),
+                             bytes: Int(row.integer(5)))
+            }
+        }
+        var total = 0
+        var taken: [QueuedSample] = []
+        for row in rows {
+            if !taken.isEmpty, total + row.bytes > bytes { break }
+            taken.append(row)
+            total += row.bytes
+        }
+        return taken.isEmpty ? nil : Batch(samples: taken)
+    }
+
+    /// Deletes an acknowledged batch.
+    public func acknowledge(_ batch: Batch, at time: Double) throws {
+        try database.write { connection in
+            try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(batch.firstSeq), .integer(batch.lastSeq)])
+            try connection.run("INSERT OR REPLACE INTO upload_state (key, value) VALUES ('last_success', ?)", [.text(String(time))])
+        }
+    }
+
+    /// Moves a permanently refused batch to the dead letters, in one transaction.
+    public func deadLetter(_ batch: Batch, status: Int, reason: String, at time: Double) throws {
+        let samples = "[" + batch.samples.map(Batch.object).joined(separator: ",") + "]"
+        try database.write { connection in
+            try connection.run("""
+                INSERT INTO dead_letter (first_seq, last_seq, status, reason, samples, time) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.integer(batch.firstSeq), .integer(batch.lastSeq), .integer(Int64(status)), .text(reason), .text(samples), .real(time)])
+            try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(batch.firstSeq), .integer(batch.lastSeq)])
+        }
+    }
+
+    /// Puts dead letters back in the queue (with new sequence numbers), for
+    /// `waymark queue retry-dead`; returns how many samples.
+    public func retryDeadLetters() throws -> Int {
+        try database.write { connection in
+            let letters = try connection.rows("SELECT id, samples FROM dead_letter ORDER BY id") { ($0.integer(0), $0.text(1) ?? "[]") }
+            var count = 0
+            for (id, json) in letters {
+                for sample in DeadLetterSamples.parse(json) {
+                    try connection.run("INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (?, ?, ?, ?, ?)",
+                                       [.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
+                                        .text(sample.fields), .integer(Int64(sample.fields.utf8.count + 80))])
+                    count += 1
+                }
+                try connection.run("DELETE FROM dead_letter WHERE id = ?", [.integer(id)])
+            }
+            return count
+        }
+    }
+
+    /// Drops the oldest samples while the queue holds more than `maxRows`,
+    /// recording exactly which range went.
+    @discardableResult
+    public func enforceCap(maxRows: Int, at time: Double) throws -> DroppedRange? {
+        try database.write { connection in
+            let count = Int(try connection.scalar("SELECT count(*) FROM outbox")?.integer ?? 0)
+            guard count > maxRows else { return nil }
+            let excess = count - maxRows
+            guard let range = try connection.rows(
+                "SELECT min(seq), max(seq), min(time), max(time), count(*) FROM (SELECT seq, time FROM outbox ORDER BY seq LIMIT ?)",
+                [.integer(Int64(excess))], { row in
+                    DroppedRange(firstSeq: row.integer(0), lastSeq: row.integer(1), firstTime: row.real(2), lastTime: row.real(3), count: Int(row.integer(4)))
+                }).first else { return nil }
+            try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(range.firstSeq), .integer(range.lastSeq)])
+            try connection.run("""
+                INSERT INTO dropped_range (first_seq, last_seq, first_time, last_time, count, time) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.integer(range.firstSeq), .integer(range.lastSeq), .real(range.firstTime), .real(range.lastTime),
+                      .integer(Int64(range.count)), .real(time)])
+            return range
+        }
+    }
+
+    public func status() throws -> QueueStatus {
+        try database.read { connection in
+            let summary = try connection.rows("SELECT count(*), min(time), coalesce(sum(bytes), 0) FROM outbox") { row in
+                (Int(row.integer(0)), row.isNull(1) ? nil : row.real(1), Int(row.integer(2)))
+            }.first ?? (0, nil, 0)
+            let dead = Int(try connection.scalar("SELECT count(*) FROM dead_letter")?.integer ?? 0)
+            func state(_ key: String) throws -> String? {
+                try connection.scalar("SELECT value FROM upload_state WHERE key = ?", [.text(key)])?.text
+            }
+            return QueueStatus(depth: summary.0, oldest: summary.1, bytes: summary.2, deadLetters: dead,
+                               lastSuccess: try state("last_success").flatMap(Double.init), lastError: try state("last_error"))
+        }
+    }
+
+    func noteError(_ text: String) throws {
+        try database.write { connection in
+            try connection.run("INSERT OR REPLACE INTO upload_state (key, value) VALUES ('last_error', ?)", [.text(text)])
+        }
+    }
+}

@@ -1,0 +1,186 @@
+public import HTTP
+internal import Location
+internal import Logging
+public import Session
+
+/// Sends the outbox to `POST {api}/v1/devices/{device_id}/samples`, oldest
+/// first, in gzip'd batches with an idempotency key, and deletes a batch only
+/// once the backend acknowledged it. Temporary failures back off (full
+/// jitter, `Retry-After` honoured, capped); a 413 splits the batch; other
+/// refusals go to the dead letters. Nothing is sent while the session is not
+/// authorized. It runs only when asked: at start-up, when samples arrive,
+/// at trip end, after a login; an empty queue means no wake-ups.
+public actor Uploader<C: Clock> where C.Duration == Duration {
+    public nonisolated let events: AsyncStream<UploadEvent>
+    private let sink: AsyncStream<UploadEvent>.Continuation
+    public nonisolated let outbox: Outbox
+    let deviceID: String
+    let authorization: any UploadAuthorization
+    let baseURL: @Sendable () async -> String
+    let options: UploadOptions
+    let clock: C
+    let now: @Sendable () -> Double
+
+    private let wakes: AsyncStream<Bool>
+    private let waker: AsyncStream<Bool>.Continuation
+    private var runner: Task<Void, Never>?
+    private var ageTimer: Task<Void, Never>?
+    private var backoff: Backoff
+
+    private enum Outcome {
+        case acknowledged
+        case deadLetter(status: Int, reason: String)
+        case retry(status: Int?, after: Duration?)
+        case notAuthorized
+    }
+
+    public init(outbox: Outbox, deviceID: String, authorization: any UploadAuthorization, baseURL: @escaping @Sendable () async -> String,
+                options: UploadOptions = UploadOptions(), clock: C, now: @escaping @Sendable () -> Double) {
+        self.outbox = outbox
+        self.deviceID = deviceID
+        self.authorization = authorization
+        self.baseURL = baseURL
+        self.options = options
+        self.clock = clock
+        self.now = now
+        backoff = Backoff(base: options.retryBase, cap: options.retryCap)
+        (events, sink) = AsyncStream.makeStream(of: UploadEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        (wakes, waker) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    public func stop() async {
+        runner?.cancel()
+        ageTimer?.cancel()
+        waker.finish()
+        await runner?.value
+        runner = nil
+    }
+
+    /// Sends everything queued now (start-up, trip end, login, network back).
+    public nonisolated func flush() { waker.yield(true) }
+
+    /// New samples were committed: send full batches now, a partial one
+    /// once it has waited `batchAge`.
+    public func samplesAdded() {
+        let depth = (try? outbox.status().depth) ?? 0
+        if depth >= options.batchCount {
+            waker.yield(true)
+        } else if ageTimer == nil {
+            let clock = clock, age = options.batchAge, waker = waker
+            ageTimer = Task {
+                try? await clock.sleep(for: age)
+                waker.yield(true)
+                await self.clearAgeTimer()
+            }
+        }
+    }
+
+    private func clearAgeTimer() { ageTimer = nil }
+
+    private func run() async {
+        for await _ in wakes {
+            await drain()
+        }
+    }
+
+    private func drain() async {
+        while !Task.isCancelled {
+            if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, at: now()) {
+                Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
+                sink.yield(.dataDropped(dropped))
+            }
+            let batch: Batch?
+            do {
+                batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes)
+            } catch {
+                Log.error("upload: cannot read the outbox: \(error)")
+                return
+            }
+            guard let batch else {
+                sink.yield(.drained)
+                return
+            }
+            guard await authorization.isAuthorized else {
+                Log.notice("upload: \(batch.samples.count)+ samples wait for a login")
+                sink.yield(.waitingForLogin)
+                return
+            }
+            guard await deliver(batch) else { return }
+        }
+    }
+
+    /// Sends one batch (splitting it on 413); false when draining must stop
+    /// (not authorized, or cancelled during a backoff).
+    private func deliver(_ batch: Batch) async -> Bool {
+        switch await send(batch) {
+        case .acknowledged:
+            backoff.reset()
+            do { try outbox.acknowledge(batch, at: now()) } catch { Log.error("upload: cannot delete acknowledged samples: \(error)") }
+            sink.yield(.uploaded(first: batch.firstSeq, last: batch.lastSeq))
+            return true
+        case .deadLetter(let status, let reason):
+            if status == 413, batch.samples.count > 1 {
+                let (head, tail) = batch.split()
+                guard await deliver(head) else { return false }
+                return await deliver(tail)
+            }
+            Log.warning("upload: the backend refused samples \(batch.firstSeq)–\(batch.lastSeq) for good (\(status)); kept as a dead letter")
+            do {
+                try outbox.deadLetter(batch, status: status, reason: reason, at: now())
+            } catch {
+                Log.error("upload: cannot move samples to the dead letters: \(error)")
+                return false
+            }
+            sink.yield(.deadLettered(first: batch.firstSeq, last: batch.lastSeq, status: status))
+            return true
+        case .retry(let status, let retryAfter):
+            let jittered = backoff.next()
+            let delay = min(options.retryCap, max(retryAfter ?? .zero, jittered))
+            try? outbox.noteError(status.map { "HTTP \($0)" } ?? "no response")
+            sink.yield(.retrying(status: status, delay: delay))
+            do { try await clock.sleep(for: delay) } catch { return false }
+            return true
+        case .notAuthorized:
+            sink.yield(.waitingForLogin)
+            return false
+        }
+    }
+
+    private func send(_ batch: Batch) async -> Outcome {
+        let url = await baseURL() + "/v1/devices/\(deviceID)/samples"
+        let body = Gzip.compress(batch.json(deviceID: deviceID))
+        let key = batch.idempotencyKey(deviceID: deviceID)
+        let timeout = options.requestTimeout
+        let response: HTTPResponse
+        do {
+            response = try await authorization.authorized { token in
+                HTTPRequest(method: "POST", url: url, headers: [
+                    ("Authorization", "Bearer " + token), ("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                    ("Idempotency-Key", key),
+                ], body: body, timeout: timeout)
+            }
+        } catch {
+            switch error {
+            case .notAuthorized, .notLoggedIn: return .notAuthorized
+            default:
+                Log.info("upload: \(error)")
+                return .retry(status: nil, after: nil)
+            }
+        }
+        switch response.status {
+        case 200..<300, 409:
+            return .acknowledged
+        case 408, 429, 500...599, 401:
+            return .retry(status: response.status, after: response.headers["retry-after"].flatMap(Double.init).map { .milliseconds(Int64($0 * 1000)) })
+        case 413:
+            return .deadLetter(status: 413, reason: "payload too large")
+        default:
+            return .deadLetter(status: response.status, reason: response.excerpt)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTP
+import PeerHarness
+import Session
+import Storage
+import Upload
+
+/// glewlwyd for the bearer tokens, the ingest server, and an uploader over a
+/// fresh store, logged in.
+struct UploadRig {
+    let directory: TemporaryDirectory
+    let provider: Glewlwyd
+    let backend: IngestServer
+    let database: Database
+    let session: SessionManager
+    let outbox: Outbox
+    static let deviceID = "gw-test-1"
+
+    init() async throws {
+        directory = try TemporaryDirectory("waymark-upload")
+        provider = try Glewlwyd(directory: directory)
+        backend = try IngestServer(directory: directory)
+        database = try Database(path: directory.file("data/waymark.db"),
+                                migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
+        session = SessionManager(
+            configuration: SessionConfiguration(issuer: provider.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
+                                                scopes: ["openid", "waymark"], backendBaseURL: backend.baseURL),
+            store: SessionStore(database: database), http: HTTPClient())
+        _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        outbox = Outbox(database: database)
+    }
+
+    func uploader<C: Clock>(_ options: UploadOptions = Self.quick, clock: C) -> Uploader<C> where C.Duration == Duration {
+        let session = session
+        return Uploader(outbox: outbox, deviceID: Self.deviceID, authorization: session, baseURL: { await session.apiBaseURL },
+                        options: options, clock: clock, now: { Date().timeIntervalSince1970 })
+    }
+
+    /// Short backoff in real time, small batches.
+    static var quick: UploadOptions {
+        var options = UploadOptions()
+        options.batchCount = 100
+        options.retryBase = .milliseconds(10)
+        options.retryCap = .milliseconds(200)
+        options.requestTimeout = .seconds(5)
+        return options
+    }
+
+    @discardableResult
+    func record(_ count: Int, startingAt start: Double = 1_796_000_000) throws -> ClosedRange<Int64>? {
+        try outbox.append((0..<count).map { index in
+            Sample(time: start + Double(index) * 0.1, tripID: "trip-1", kind: .fix, fields: #""lat":48.217558333,"lon":8.414495,"n":\#(index)"#)
+        })
+    }
+
+    /// Events until the queue is drained (or the uploader waits for a login).
+    static func untilSettled(_ events: AsyncStream<UploadEvent>, within limit: Duration = .seconds(60)) async throws -> [UploadEvent] {
+        try await withDeadline(limit, "the upload to settle") {
+            var seen: [UploadEvent] = []
+            for await event in events {
+                seen.append(event)
+                if event == .drained || event == .waitingForLogin { return seen }
+            }
+            return seen
+        }
+    }
+
+    func stop() {
+        provider.stop()
+        backend.stop()
+        directory.remove()
+    }
+}

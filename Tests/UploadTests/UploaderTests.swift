@@ -1,0 +1,170 @@
+import Foundation
+import PeerHarness
+import Session
+import Storage
+import Testing
+@testable import Upload
+
+/// Each fault the ingest server can inject ends the same way: every sample
+/// stored once at the server, and the outbox empty (or holding only dead
+/// letters, with their reasons).
+@Suite(.serialized)
+struct UploaderTests {
+    static let transientFaults = [
+        #"{"kind":"500"}"#, #"{"kind":"401"}"#, #"{"kind":"close"}"#, #"{"kind":"ack-drop"}"#, #"{"kind":"delay","delay":0.3}"#,
+    ]
+
+    @Test(arguments: transientFaults)
+    func aTransientFaultIsRetriedUntilEverySampleIsStoredOnce(_ fault: String) async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(250)
+        try rig.backend.setFaults(#"{"queue":[\#(fault),\#(fault)]}"#)
+        let uploader = rig.uploader(clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        let summary = try rig.backend.summary()
+        #expect(summary.stored == 250 && summary.conflicts == 0)
+        #expect(try rig.backend.missing(upto: 250).isEmpty)
+        #expect(try rig.outbox.status().depth == 0)
+        #expect(events.last == .drained)
+        if fault.contains("ack-drop") { #expect(summary.duplicates > 0, "the resent batch was absorbed by its key") }
+    }
+
+    /// The server answers after the client gave up: the client resends, and
+    /// the idempotency key and (device, seq) keep the store exact.
+    @Test func anAnswerSlowerThanTheTimeoutIsRetriedWithoutDuplicates() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(50)
+        try rig.backend.setFaults(#"{"queue":[{"kind":"delay","delay":1.5}]}"#)
+        var options = UploadRig.quick
+        options.requestTimeout = .seconds(1)
+        let uploader = rig.uploader(options, clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        #expect(events.contains { if case .retrying(nil, _) = $0 { true } else { false } })
+        #expect(try rig.backend.summary().stored == 50)
+        #expect(try rig.outbox.status().depth == 0)
+    }
+
+    @Test func tooManyRequestsWaitsForRetryAfter() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(10)
+        try rig.backend.setFaults(#"{"queue":[{"kind":"429","retry_after":1}]}"#)
+        var options = UploadRig.quick
+        options.retryCap = .seconds(5)
+        let uploader = rig.uploader(options, clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        let waits = events.compactMap { if case .retrying(429, let delay) = $0 { delay } else { nil } }
+        #expect(waits.count == 1 && waits[0] >= .seconds(1))
+        #expect(try rig.backend.summary().stored == 10)
+    }
+
+    /// Above the server's size limit the batch is halved until it fits.
+    @Test func aBatchTooLargeIsSplitUntilItFits() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(400)
+        try rig.backend.setFaults(#"{"max_bytes":700}"#)
+        let uploader = rig.uploader(clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        let batches = events.compactMap { if case .uploaded(let first, let last) = $0 { last - first + 1 } else { nil } }
+        #expect(batches.count > 4 && batches.allSatisfy { $0 < 100 })
+        #expect(try rig.backend.summary().stored == 400)
+        #expect(try rig.outbox.status().depth == 0)
+    }
+
+    /// A permanent refusal goes to the dead letters with its status and the
+    /// server's words, the rest still uploads, and `retryDeadLetters` requeues it.
+    @Test func aPermanentRefusalBecomesADeadLetterAndTheRestUploads() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(250)
+        try rig.backend.setFaults(#"{"queue":[{"kind":"400"}]}"#)
+        let uploader = rig.uploader(clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        #expect(events.contains(.deadLettered(first: 1, last: 100, status: 400)))
+        #expect(try rig.backend.summary().stored == 150)
+        let status = try rig.outbox.status()
+        #expect(status.depth == 0 && status.deadLetters == 1)
+        let reason = try rig.database.read { try $0.scalar("SELECT reason FROM dead_letter")?.text }
+        #expect(reason?.contains("rejected by test") == true)
+
+        #expect(try rig.outbox.retryDeadLetters() == 100)
+        uploader.flush()
+        _ = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        #expect(try rig.backend.summary().stored == 250)
+        #expect(try rig.outbox.status() .deadLetters == 0)
+    }
+
+    /// The provider refuses the refresh: nothing is sent, the data stays,
+    /// and a new login flushes everything.
+    @Test func withTheRefreshRejectedNothingIsSentUntilTheNextLogin() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(120)
+        try rig.provider.revokeAll()
+        _ = try? await rig.session.refresh()
+        #expect(!(await rig.session.isAuthorized))
+        let uploader = rig.uploader(clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        #expect(try await UploadRig.untilSettled(uploader.events).last == .waitingForLogin)
+        #expect(try rig.backend.summary().posts == 0)
+        #expect(try rig.outbox.status().depth == 120)
+
+        _ = try await rig.session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        uploader.flush()
+        #expect(try await UploadRig.untilSettled(uploader.events).last == .drained)
+        await uploader.stop()
+        #expect(try rig.backend.summary().stored == 120)
+    }
+
+    /// At the cap, the oldest samples go, and the record says exactly which.
+    @Test func theSizeCapDropsTheOldestAndRecordsTheRangeExactly() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(150, startingAt: 1_796_000_000)
+        var options = UploadRig.quick
+        options.maxQueuedSamples = 100
+        let uploader = rig.uploader(options, clock: ContinuousClock())
+        await uploader.start()
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        await uploader.stop()
+        let dropped = try #require(events.compactMap { if case .dataDropped(let range) = $0 { range } else { nil } }.first)
+        #expect(dropped == DroppedRange(firstSeq: 1, lastSeq: 50, firstTime: 1_796_000_000, lastTime: 1_796_000_004.9, count: 50))
+        let stored = try rig.database.read { connection in
+            try connection.rows("SELECT first_seq, last_seq, count FROM dropped_range") { [$0.integer(0), $0.integer(1), $0.integer(2)] }
+        }
+        #expect(stored == [[1, 50, 50]])
+        #expect(try rig.backend.summary().stored == 100)
+        #expect(try rig.backend.missing(upto: 150) == Array(1...50))
+    }
+
+    @Test func batchesCarryGzipAndAnIdempotencyKeyFromDeviceAndSeqRange() throws {
+        let batch = Batch(samples: [
+            QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, kind: .event, fields: #""type":"gap""#), bytes: 1),
+            QueuedSample(seq: 9, sample: Sample(time: 1_444_468_353.5, tripID: "t\"1", kind: .fix, fields: ""), bytes: 1),
+        ])
+        #expect(batch.idempotencyKey(deviceID: "gw") == "gw:7-9")
+        let json = String(decoding: batch.json(deviceID: "gw"), as: UTF8.self)
+        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","kind":"fix"}]}"#)
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
+    }
+}
