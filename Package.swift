@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
 

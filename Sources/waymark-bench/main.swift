@@ -29,6 +29,11 @@ do {
         print(report.text)
         exit(0)
     }
+    if let index = arguments.firstIndex(of: "--upload-soak") {
+        let rest = Array(arguments[arguments.index(after: index)...])
+        try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3])
+        exit(0)
+    }
     if arguments.contains("--location-only") {
         var report = BenchReport()
         try LocationBench(quick: quick).run(into: &report)

@@ -3,14 +3,17 @@ public import Foundation
 /// The `waymark` executable built next to the test binary.
 public enum WaymarkBinary {
     public static var path: String {
-        get throws {
-            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            for candidate in [directory, directory.deletingLastPathComponent()] {
-                let path = candidate.appendingPathComponent("waymark").path
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-            throw PeerError.startFailed("waymark", output: "no waymark binary next to \(directory.path); run `swift build` first")
+        get throws { try named("waymark") }
+    }
+
+    /// An executable of this package, built next to the test binary.
+    public static func named(_ name: String) throws -> String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [directory, directory.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
+        throw PeerError.startFailed(name, output: "no \(name) binary next to \(directory.path); run `swift build` first")
     }
 
     /// Runs `waymark` to completion and returns its exit code and output.

@@ -1,0 +1,53 @@
+import Foundation
+import PeerHarness
+import Session
+import Storage
+import Testing
+import Upload
+
+/// A recording, uploading process killed with SIGKILL at random moments, 50
+/// times, while the server injects faults at random. At the end the server
+/// holds every sample the process reported committed, once, and the outbox
+/// is empty.
+struct UploadSoakTests {
+    @Test func fiftyKillsDuringRecordingAndUploadLoseNothingAndDuplicateNothing() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        let binary = try WaymarkBinary.named("waymark-bench")
+        try rig.backend.setFaults(#"{"random":0.2}"#)
+        var rng = SplitMix64(seed: 0x50A4)
+        var reported: Int64 = 0
+        var kills = 0
+        var alive: Duration = .zero
+        func child(_ mode: String) throws -> ChildProcess {
+            try ChildProcess(binary, ["--upload-soak", rig.database.path, rig.provider.issuer, rig.backend.baseURL, mode],
+                             aptPackage: "(built by swift build)", logPath: rig.directory.file("soak-\(kills)-\(mode).log"))
+        }
+        while kills < 50 {
+            let process = try child("record")
+            let lifetime = Duration.milliseconds(Int64.random(in: 80...400, using: &rng))
+            try await Task.sleep(for: lifetime)
+            process.kill(SIGKILL)
+            alive += lifetime
+            _ = try process.wait(timeout: 10)
+            for line in process.output.split(separator: "\n") where line.hasPrefix("committed ") {
+                if let last = line.split(separator: " ").last.flatMap({ Int64($0) }) { reported = max(reported, last) }
+            }
+            kills += 1
+        }
+        let drain = try child("drain")
+        #expect(try drain.wait(timeout: 120) == 0, "\(drain.output.suffix(500))")
+
+        let committed = try rig.database.read { try $0.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")?.integer ?? 0 }
+        let summary = try rig.backend.summary()
+        // Including each child's start-up, so the recording rate itself is higher.
+        let rate = Double(reported) / (Double(alive.components.seconds) + Double(alive.components.attoseconds) * 1e-18)
+        #expect(rate >= 200, "\(reported) samples in \(alive) of child lifetime")
+        #expect(summary.posts >= 50, "uploads ran while recording")
+        #expect(committed >= reported)
+        #expect(try rig.backend.missing(upto: Int(committed)).isEmpty)
+        #expect(summary.stored == Int(committed), "every committed sample stored once")
+        #expect(summary.conflicts == 0, "no sequence number was reused")
+        #expect(try Outbox(database: rig.database).status().depth == 0)
+    }
+}
