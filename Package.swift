@@ -44,7 +44,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "HTTP", "QRCode", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "HTTP", "QRCode", "Logging"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
@@ -79,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "PeerHarness"],
+            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

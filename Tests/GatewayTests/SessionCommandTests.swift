@@ -31,10 +31,10 @@ struct SessionCommandTests {
                 """.write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
         }
 
-        func run(_ command: [String], stdin: String? = nil) throws -> (status: Int32, output: String) {
+        func run(_ command: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
             let input = stdin.map { _ in Pipe() }
             let process = try ChildProcess(try WaymarkBinary.path, arguments + command, aptPackage: "(built by swift build)",
-                                           logPath: work.file("waymark-\(UUID().uuidString).log"), stdin: input)
+                                           environment: environment, logPath: work.file("waymark-\(UUID().uuidString).log"), stdin: input)
             if let stdin, let input {
                 input.fileHandleForWriting.write(Data(stdin.utf8))
                 try input.fileHandleForWriting.close()

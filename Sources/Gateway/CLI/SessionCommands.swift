@@ -183,11 +183,13 @@ enum SessionCommands {
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Tells a running daemon to re-read the session (its Reload method).
-    static func tellDaemon() async {
-        guard let bus = try? await DBusConnection.system() else { return }
+    /// Calls a method of a running daemon (Reload re-reads the session);
+    /// false when no daemon answered.
+    @discardableResult
+    static func tellDaemon(method: String = "Reload") async -> Bool {
+        guard let bus = try? await DBusConnection.system() else { return false }
         defer { bus.close() }
-        _ = try? await bus.call(destination: ControlInterface.busName, path: ControlInterface.path,
-                                interface: ControlInterface.interface, method: "Reload", arguments: [], timeout: .seconds(2))
+        return (try? await bus.call(destination: ControlInterface.busName, path: ControlInterface.path,
+                                    interface: ControlInterface.interface, method: method, arguments: [], timeout: .seconds(2))) != nil
     }
 }

@@ -14,6 +14,10 @@ enum ControlInterface {
                     await state.requestReload()
                     return []
                 },
+                DBusMethod("Flush") { _ in
+                    await state.requestFlush()
+                    return []
+                },
             ], properties: [
                 DBusProperty("Version", signature: "s") { .string(Waymark.version) },
                 DBusProperty("DeviceId", signature: "s") { .string(state.deviceID) },

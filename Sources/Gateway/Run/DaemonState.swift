@@ -7,11 +7,13 @@ actor DaemonState {
     nonisolated let startedAt: UInt64
     private(set) var missing: [Requirement] = []
     private let reloads: AsyncStream<Void>.Continuation
+    private let flushes: AsyncStream<Void>.Continuation
 
-    init(deviceID: String, reloads: AsyncStream<Void>.Continuation) {
+    init(deviceID: String, reloads: AsyncStream<Void>.Continuation, flushes: AsyncStream<Void>.Continuation) {
         self.deviceID = deviceID
         self.startedAt = UInt64(time(nil))
         self.reloads = reloads
+        self.flushes = flushes
     }
 
     /// Stores a new requirement set and returns the one it replaced.
@@ -21,4 +23,6 @@ actor DaemonState {
     }
 
     func requestReload() { reloads.yield() }
+
+    func requestFlush() { flushes.yield() }
 }

@@ -17,6 +17,7 @@ struct GatewayDaemon {
         case signal(Int32)
         case reload
         case bluetoothChanged
+        case flush
     }
 
     func run() async -> ExitCode {
@@ -37,11 +38,16 @@ struct GatewayDaemon {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
         let signals = SignalSource([SIGTERM, SIGINT, SIGHUP])
         let (reloads, reload) = AsyncStream.makeStream(of: Void.self)
-        let state = DaemonState(deviceID: deviceID, reloads: reload)
+        let (flushes, flush) = AsyncStream.makeStream(of: Void.self)
+        let state = DaemonState(deviceID: deviceID, reloads: reload, flushes: flush)
         var tasks = [
             Task { for await number in signals.stream { wake.yield(.signal(number)) } },
             Task { for await _ in reloads { wake.yield(.reload) } },
+            Task { for await _ in flushes { wake.yield(.flush) } },
         ]
+        // Launch path: the persisted session decides; pending uploads go first.
+        var uplink = Uplink.make(configuration, store: store, deviceID: deviceID)
+        await uplink?.start()
 
         let bus: DBusConnection?
         do {
@@ -64,6 +70,11 @@ struct GatewayDaemon {
                     try Configuration.load(path: invocation.configPath, explicit: invocation.configExplicit)
                 }) {
                 case .success(let reloaded):
+                    if reloaded.session != configuration.session || reloaded.backend != configuration.backend {
+                        await uplink?.stop()
+                        uplink = Uplink.make(reloaded, store: store, deviceID: deviceID)
+                        await uplink?.start()
+                    }
                     configuration = reloaded
                     Log.threshold = reloaded.logLevel
                     Log.notice("configuration reloaded from \(invocation.configPath)")
@@ -71,6 +82,9 @@ struct GatewayDaemon {
                     Log.error("reload failed, keeping the running configuration: \(error)")
                 }
                 await evaluate(configuration, bus: bus, state: state, store: store)
+                await uplink?.reconcile()
+            case .flush:
+                await uplink?.flush()
             case .signal(let number):
                 Log.notice("stopping on signal \(number)")
                 break loop
@@ -81,6 +95,7 @@ struct GatewayDaemon {
 
         SystemdNotifier.notify("STOPPING=1")
         tasks.forEach { $0.cancel() }
+        await uplink?.stop()
         try? store.record("stopped")
         try? store.database.checkpoint()
         bus?.close()

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 internal import Session
+internal import Upload
 public import Storage
 
 /// The gateway's database: schema, device identity and the event log.
@@ -28,6 +29,7 @@ public struct GatewayStore: Sendable {
             );
             """),
         Migration(3, SessionStore.schema),
+        Migration(4, Outbox.schema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -39,10 +41,13 @@ public struct GatewayStore: Sendable {
     }
 
     /// Deletes every record a remote wipe must remove: the session, pairings,
-    /// events. The device id stays, so the backend still knows the gateway.
+    /// events, queued samples. The device id stays, so the backend still
+    /// knows the gateway.
     public func eraseAll() throws {
         try database.write { connection in
-            for table in ["session", "remote_settings", "pairing", "event"] { try connection.run("DELETE FROM \(table)") }
+            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range"] {
+                try connection.run("DELETE FROM \(table)")
+            }
         }
     }
 

@@ -1,0 +1,76 @@
+import FoundationEssentials
+import Logging
+import Session
+import Upload
+
+/// The daemon's side of the session and the upload queue: refreshes the
+/// session before it expires and uploads queued samples, but only while the
+/// persisted session is authorized. Started at launch, where it flushes what
+/// a crash left pending, and re-checked on every reload (a login or logout
+/// from the CLI arrives as one).
+actor Uplink {
+    let session: SessionManager
+    let uploader: Uploader<ContinuousClock>
+    private var keeper: Task<Void, Never>?
+    private var watcher: Task<Void, Never>?
+
+    init(session: SessionManager, store: GatewayStore, deviceID: String) {
+        self.session = session
+        uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: session,
+                            baseURL: { await session.apiBaseURL }, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
+    }
+
+    /// Builds the uplink when a session is configured; nil (uploads off) otherwise.
+    static func make(_ configuration: Configuration, store: GatewayStore, deviceID: String) -> Uplink? {
+        do {
+            return Uplink(session: try SessionFactory.manager(configuration, store: store), store: store, deviceID: deviceID)
+        } catch {
+            Log.notice("uploads off: \(error)")
+            return nil
+        }
+    }
+
+    func start() async {
+        await uploader.start()
+        let uploader = uploader
+        watcher = Task {
+            for await event in uploader.events {
+                switch event {
+                case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
+                case .dataDropped(let range): Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
+                default: break
+                }
+            }
+        }
+        await reconcile()
+    }
+
+    /// If the persisted session is authorized: keep it refreshed and upload
+    /// what is pending. Never logs in or out.
+    func reconcile() async {
+        guard await session.isAuthorized else {
+            keeper?.cancel()
+            keeper = nil
+            Log.notice("session: not authorized; queued samples wait for waymark login")
+            return
+        }
+        if keeper == nil {
+            let session = session
+            keeper = Task {
+                await session.keepAlive(clock: ContinuousClock())
+                await self.keeperEnded()
+            }
+        }
+        uploader.flush()
+    }
+
+    private func keeperEnded() { keeper = nil }
+
+    func flush() { uploader.flush() }
+
+    func stop() async {
+        keeper?.cancel()
+        watcher?.cancel()
+        await uploader.stop()
+    }
+}

@@ -1,0 +1,52 @@
+import DBus
+import Foundation
+import Gateway
+import PeerHarness
+import Storage
+import Testing
+import Upload
+
+/// The daemon flushes what a previous run left queued as soon as the
+/// persisted session is authorized, and `waymark queue` shows and drives it.
+@Suite(.serialized)
+struct QueueCommandTests {
+    @Test func theDaemonFlushesPendingSamplesAtLaunchAndQueueFlushAsksItForMore() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+
+        // Samples recorded by an earlier run that died before uploading them.
+        let outbox = Outbox(database: try GatewayStore(path: rig.work.file("data/waymark.db")).database)
+        try outbox.append((0..<300).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        let queued = try rig.run(["queue", "--json"])
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(queued.output.utf8)) as? [String: Any])
+        #expect(status["depth"] as? Int == 300 && status["dead_letters"] as? Int == 0)
+
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
+        _ = try await owners.next(within: .seconds(20), "initial owner")
+        let daemon = try ChildProcess(try WaymarkBinary.path, rig.arguments + ["run"], aptPackage: "(built by swift build)",
+                                      environment: bus.environment, logPath: rig.work.file("run.log"))
+        defer { daemon.stop() }
+        _ = try await owners.next(within: .seconds(20), "the daemon on the bus")
+        try await withDeadline(.seconds(30), "the pending flush") {
+            while try rig.backend.summary().stored < 300 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+
+        try outbox.append((300..<310).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        let flush = try rig.run(["queue", "flush"], environment: bus.environment)
+        #expect(flush.status == 0, "\(flush.output)")
+        try await withDeadline(.seconds(30), "the asked-for flush") {
+            while try rig.backend.summary().stored < 310 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(try rig.backend.missing(upto: 310).isEmpty)
+        let after = try rig.run(["queue"])
+        #expect(after.output.contains("queued:       0 samples") && !after.output.contains("last upload:  never"))
+
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}
