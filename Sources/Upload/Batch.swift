@@ -4,6 +4,8 @@ internal import Location
 public struct Batch: Sendable, Equatable {
     public var samples: [QueuedSample]
 
+    public init(samples: [QueuedSample]) { self.samples = samples }
+
     public var firstSeq: Int64 { samples.first?.seq ?? 0 }
     public var lastSeq: Int64 { samples.last?.seq ?? 0 }
 
@@ -23,7 +25,7 @@ public struct Batch: Sendable, Equatable {
     }
 
     /// One sample's JSON object: `seq`, `time`, `trip_id`, `kind`, then its fields.
-    static func object(_ queued: QueuedSample) -> String {
+    public static func object(_ queued: QueuedSample) -> String {
         let sample = queued.sample
         var text = #"{"seq":\#(queued.seq),"time":"\#(CivilTime.iso8601(sample.time))","trip_id":"#
         text += sample.tripID.map(quoted) ?? "null"

@@ -1,9 +1,9 @@
 internal import CZlib
 
 /// gzip (RFC 1952) through zlib.
-enum Gzip {
+public enum Gzip {
     /// Compresses `bytes` in one pass; level 6 is zlib's default trade-off.
-    static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
         guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
         defer { deflateEnd(&stream) }

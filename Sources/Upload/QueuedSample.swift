@@ -4,4 +4,10 @@ public struct QueuedSample: Sendable, Equatable {
     public var sample: Sample
     /// Size of its JSON in the request body.
     public var bytes: Int
+
+    public init(seq: Int64, sample: Sample, bytes: Int) {
+        self.seq = seq
+        self.sample = sample
+        self.bytes = bytes
+    }
 }

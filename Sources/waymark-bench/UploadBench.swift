@@ -1,0 +1,89 @@
+import Foundation
+import HTTP
+import PeerHarness
+import Session
+import Storage
+import Upload
+
+/// The upload queue: samples committed per second against the sqlite3 CLI
+/// running the same inserts, and samples uploaded per second (gzip'd) to the
+/// loopback ingest server, which is also the time to flush a backlog.
+struct UploadBench {
+    var quick: Bool
+
+    func run(into report: inout BenchReport) async throws {
+        let directory = try TemporaryDirectory("waymark-bench-upload")
+        defer { directory.remove() }
+        try committed(into: &report, directory)
+        try await uploaded(into: &report, directory)
+    }
+
+    static func samples(_ count: Int, from start: Int = 0) -> [Sample] {
+        (start..<start + count).map { n in
+            Sample(time: 1_796_000_000 + Double(n) * 0.1, tripID: "trip-1", kind: .fix,
+                   fields: #""lat":48.21755833,"lon":8.41449500,"altMSL":765.8,"speed":13.9,"track":271.5,"n":\#(n)"#)
+        }
+    }
+
+    private func committed(into report: inout BenchReport, _ directory: TemporaryDirectory) throws {
+        let total = quick ? 20_000 : 200_000
+        let perTransaction = 1000
+        let database = try Database(path: directory.file("outbox.db"), migrations: [Migration(1, Outbox.schema)])
+        let outbox = Outbox(database: database)
+        let batches = stride(from: 0, to: total, by: perTransaction).map { Self.samples(perTransaction, from: $0) }
+        let ours = try measure { for batch in batches { try outbox.append(batch) } }
+
+        var sql = "PRAGMA journal_mode=WAL;\nPRAGMA synchronous=FULL;\n\(Outbox.schema)\n"
+        for batch in batches {
+            sql += "BEGIN;\n"
+            for sample in batch {
+                let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
+                sql += "INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (\(sample.time), 'trip-1', 'fix', '\(sample.fields)', \(bytes));\n"
+            }
+            sql += "COMMIT;\n"
+        }
+        let script = directory.file("outbox.sql")
+        try sql.write(toFile: script, atomically: true, encoding: .utf8)
+        let cli = try measure {
+            let process = try ChildProcess("sqlite3", [directory.file("cli.db"), ".read \(script)"], aptPackage: "sqlite3", logPath: directory.file("sqlite3.log"))
+            guard try process.wait(timeout: 600) == 0 else { throw PeerError.startFailed("sqlite3", output: process.output) }
+        }
+        report.add("outbox.commit", Double(total) / ours, unit: "samples/s", baseline: Double(total) / cli, baselineName: "sqlite3 CLI",
+                   note: "\(perTransaction) samples per transaction, WAL + synchronous=FULL, outbox schema")
+    }
+
+    private func uploaded(into report: inout BenchReport, _ directory: TemporaryDirectory) async throws {
+        let total = quick ? 100_000 : 1_000_000
+        let provider = try Glewlwyd(directory: directory)
+        defer { provider.stop() }
+        let backend = try IngestServer(directory: directory)
+        defer { backend.stop() }
+        let database = try Database(path: directory.file("upload.db"), migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
+        let session = SessionManager(
+            configuration: SessionConfiguration(issuer: provider.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
+                                                scopes: ["openid", "waymark"], backendBaseURL: backend.baseURL),
+            store: SessionStore(database: database), http: HTTPClient())
+        _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        let outbox = Outbox(database: database)
+        for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(Self.samples(10_000, from: start)) }
+
+        var options = UploadOptions()
+        options.batchCount = 2000
+        options.batchBytes = 1 << 20
+        let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: session, baseURL: { await session.apiBaseURL },
+                                options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
+        await uploader.start()
+        let seconds = await measure {
+            uploader.flush()
+            for await event in uploader.events where event == .drained { break }
+        }
+        await uploader.stop()
+        let stored = try backend.summary().stored
+        let sample = Batch(samples: Self.samples(2000).enumerated().map { QueuedSample(seq: Int64($0.offset + 1), sample: $0.element, bytes: 0) })
+        let raw = sample.json(deviceID: "gw-bench")
+        let ratio = Double(raw.count) / Double(Gzip.compress(raw).count)
+        report.add("upload.samples", Double(stored) / seconds, unit: "samples/s",
+                   note: "\(stored) of \(total) to the loopback ingest server (Python), gzip \(String(format: "%.1f", ratio)):1, 2000 per request")
+        report.add("upload.backlog", seconds, unit: "s", note: "time to flush a \(total)-sample backlog")
+    }
+}
