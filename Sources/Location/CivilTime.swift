@@ -28,16 +28,35 @@ public enum CivilTime {
 
     /// `2015-10-10T09:12:32.000Z`, millisecond precision, as gpsd prints it.
     public static func iso8601(_ seconds: Double) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(seconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the same text as `iso8601` to a byte buffer (for bulk JSON).
+    public static func appendISO8601(_ seconds: Double, to bytes: inout [UInt8]) {
         let milliseconds = Int((seconds * 1000).rounded())
         let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (dayNumber, ms) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
         let (year, month, day) = date(days: dayNumber)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        func digits(_ value: Int, _ width: Int, then separator: UInt8) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            let value = max(0, value)
+            while divisor > 0 {
+                bytes.append(UInt8(48 + value / divisor % 10))
+                divisor /= 10
+            }
+            bytes.append(separator)
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(ms / 3_600_000, 2)):\(pad(ms / 60000 % 60, 2)):"
-            + "\(pad(ms / 1000 % 60, 2)).\(pad(ms % 1000, 3))Z"
+        digits(year, 4, then: UInt8(ascii: "-"))
+        digits(month, 2, then: UInt8(ascii: "-"))
+        digits(day, 2, then: UInt8(ascii: "T"))
+        digits(ms / 3_600_000, 2, then: UInt8(ascii: ":"))
+        digits(ms / 60000 % 60, 2, then: UInt8(ascii: ":"))
+        digits(ms / 1000 % 60, 2, then: UInt8(ascii: "."))
+        digits(ms % 1000, 3, then: UInt8(ascii: "Z"))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.

@@ -15,23 +15,42 @@ public struct Batch: Sendable, Equatable {
 
     /// The request body before compression.
     public func json(deviceID: String) -> [UInt8] {
-        var text = #"{"device_id":"# + Self.quoted(deviceID) + #","samples":["#
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(samples.reduce(64) { $0 + $1.bytes })
+        bytes += #"{"device_id":"#.utf8
+        bytes += Self.quoted(deviceID).utf8
+        bytes += #","samples":["#.utf8
         for (index, queued) in samples.enumerated() {
-            if index > 0 { text += "," }
-            text += Self.object(queued)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.append(queued, to: &bytes)
         }
-        text += "]}"
-        return Array(text.utf8)
+        bytes += "]}".utf8
+        return bytes
     }
 
     /// One sample's JSON object: `seq`, `time`, `trip_id`, `kind`, then its fields.
     public static func object(_ queued: QueuedSample) -> String {
+        var bytes: [UInt8] = []
+        append(queued, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func append(_ queued: QueuedSample, to bytes: inout [UInt8]) {
         let sample = queued.sample
-        var text = #"{"seq":\#(queued.seq),"time":"\#(CivilTime.iso8601(sample.time))","trip_id":"#
-        text += sample.tripID.map(quoted) ?? "null"
-        text += #","kind":""# + sample.kind.rawValue + #"""#
-        if !sample.fields.isEmpty { text += "," + sample.fields }
-        return text + "}"
+        bytes += #"{"seq":"#.utf8
+        bytes += String(queued.seq).utf8
+        bytes += #","time":""#.utf8
+        CivilTime.appendISO8601(sample.time, to: &bytes)
+        bytes += #"","trip_id":"#.utf8
+        if let trip = sample.tripID { bytes += quoted(trip).utf8 } else { bytes += "null".utf8 }
+        bytes += #","kind":""#.utf8
+        bytes += sample.kind.rawValue.utf8
+        bytes.append(UInt8(ascii: "\""))
+        if !sample.fields.isEmpty {
+            bytes.append(UInt8(ascii: ","))
+            bytes += sample.fields.utf8
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A JSON string literal.

@@ -2,8 +2,8 @@ internal import CZlib
 
 /// gzip (RFC 1952) through zlib.
 public enum Gzip {
-    /// Compresses `bytes` in one pass; level 6 is zlib's default trade-off.
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+    /// Compresses `bytes` in one pass. Level 3: on this JSON about as small as the default 6, at about twice the speed.
+    public static func compress(_ bytes: [UInt8], level: Int32 = 3) -> [UInt8] {
         var stream = z_stream()
         guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
         defer { deflateEnd(&stream) }

@@ -26,6 +26,9 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private var runner: Task<Void, Never>?
     private var ageTimer: Task<Void, Never>?
     private var backoff: Backoff
+    /// Samples added since the last exact count, so `samplesAdded` need not count the table.
+    private var addedSinceCount = 0
+    private var lastCount = 0
 
     private enum Outcome {
         case acknowledged
@@ -66,9 +69,9 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     /// New samples were committed: send full batches now, a partial one
     /// once it has waited `batchAge`.
-    public func samplesAdded() {
-        let depth = (try? outbox.status().depth) ?? 0
-        if depth >= options.batchCount {
+    public func samplesAdded(_ count: Int = 1) {
+        addedSinceCount += count
+        if lastCount + addedSinceCount >= options.batchCount || lastCount + addedSinceCount > options.maxQueuedSamples {
             waker.yield(true)
         } else if ageTimer == nil {
             let clock = clock, age = options.batchAge, waker = waker
@@ -89,11 +92,15 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     }
 
     private func drain() async {
+        // The cap is checked once per drain: counting the table per batch
+        // would cost a scan of it each time.
+        if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, at: now()) {
+            Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
+            sink.yield(.dataDropped(dropped))
+        }
+        addedSinceCount = 0
+        lastCount = min((try? outbox.status().depth) ?? 0, options.maxQueuedSamples)
         while !Task.isCancelled {
-            if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, at: now()) {
-                Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
-                sink.yield(.dataDropped(dropped))
-            }
             let batch: Batch?
             do {
                 batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes)
@@ -102,6 +109,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
                 return
             }
             guard let batch else {
+                lastCount = 0
                 sink.yield(.drained)
                 return
             }

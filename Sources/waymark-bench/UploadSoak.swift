@@ -45,7 +45,7 @@ enum UploadSoak {
                 print("committed \(range.lowerBound) \(range.upperBound)")
                 fflush(nil)
             }
-            await uploader.samplesAdded()
+            await uploader.samplesAdded(samples.count)
             try await Task.sleep(for: .milliseconds(5))
         }
     }
