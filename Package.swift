@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging"], swiftSettings: strict),
+        .target(name: "Recording", swiftSettings: strict),
         .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Location", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
@@ -67,6 +68,7 @@ let package = Package(
 
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
