@@ -1,0 +1,19 @@
+/// A sample the recorder wants committed: its kind, time, trip and fields
+/// (JSON members). The sink assigns the sequence number.
+public struct RecordedSample: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case fix, beacon, sensor, event
+    }
+
+    public var kind: Kind
+    public var time: Double
+    public var tripID: String?
+    public var fields: String
+
+    public init(kind: Kind, time: Double, tripID: String?, fields: String) {
+        self.kind = kind
+        self.time = time
+        self.tripID = tripID
+        self.fields = fields
+    }
+}

@@ -1,0 +1,65 @@
+/// Which observations become samples during a trip: fixes at most one per
+/// `fixInterval`, the vehicle beacon's RSSI at most one per `beaconInterval`,
+/// a sensor's reading when it changes or after `sensorInterval`.
+public struct SamplePolicy: Sendable, Equatable {
+    public struct Options: Sendable, Equatable {
+        public var fixInterval = 1.0
+        public var beaconInterval = 10.0
+        public var sensorInterval = 60.0
+
+        public init() {}
+    }
+
+    public let options: Options
+    private var lastFix: Double?
+    private var lastBeacon: Double?
+    private var lastSensor: [String: (time: Double, fields: String)] = [:]
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    public static func == (lhs: SamplePolicy, rhs: SamplePolicy) -> Bool {
+        lhs.options == rhs.options && lhs.lastFix == rhs.lastFix && lhs.lastBeacon == rhs.lastBeacon
+    }
+
+    /// The sample for `observation` in trip `tripID`, or nil when rate-limited.
+    public mutating func sample(_ observation: Observation, tripID: String) -> RecordedSample? {
+        switch observation {
+        case .fix(let fields, let at):
+            guard Self.due(lastFix, at, options.fixInterval) else { return nil }
+            lastFix = at
+            return RecordedSample(kind: .fix, time: at, tripID: tripID, fields: fields)
+        case .vehicle(let rssi, let at):
+            guard Self.due(lastBeacon, at, options.beaconInterval) else { return nil }
+            lastBeacon = at
+            return RecordedSample(kind: .beacon, time: at, tripID: tripID, fields: rssi.map { #""rssi":\#($0)"# } ?? "")
+        case .sensor(let id, let fields, let at):
+            if let last = lastSensor[id], last.fields == fields, !Self.due(last.time, at, options.sensorInterval) { return nil }
+            lastSensor[id] = (at, fields)
+            return RecordedSample(kind: .sensor, time: at, tripID: tripID, fields: #""sensor":\#(Self.quoted(id)),\#(fields)"#)
+        }
+    }
+
+    /// Forgets the rate limits, so a new trip starts with fresh samples.
+    public mutating func reset() {
+        lastFix = nil
+        lastBeacon = nil
+        lastSensor = [:]
+    }
+
+    private static func due(_ last: Double?, _ now: Double, _ interval: Double) -> Bool {
+        guard let last else { return true }
+        return now - last >= interval || now < last
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.unicodeScalars.map { scalar -> String in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            default: scalar.value < 0x20 ? "" : String(scalar)
+            }
+        }.joined() + "\""
+    }
+}
