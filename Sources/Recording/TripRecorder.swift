@@ -1,0 +1,45 @@
+/// Turns observations into samples: the trip detector decides when a trip
+/// runs, the sample policy what of it is kept. Trip starts and ends become
+/// event samples too. Pure; the caller commits the samples and calls `tick`
+/// at `nextDeadline`.
+public struct TripRecorder: Sendable, Equatable {
+    public private(set) var detector: TripDetector
+    public private(set) var policy: SamplePolicy
+    /// The running trip's id: `trip-` and its start in milliseconds since 1970.
+    public private(set) var tripID: String?
+
+    public init(trips: TripDetector.Options = TripDetector.Options(), samples: SamplePolicy.Options = SamplePolicy.Options()) {
+        detector = TripDetector(options: trips)
+        policy = SamplePolicy(options: samples)
+    }
+
+    public mutating func observe(_ observation: Observation) -> [RecordedSample] {
+        var out: [RecordedSample] = []
+        if case .vehicle(_, let at) = observation { out += apply(detector.sighted(at: at)) }
+        if detector.isActive, let tripID, let sample = policy.sample(observation, tripID: tripID) { out.append(sample) }
+        return out
+    }
+
+    public mutating func tick(at now: Double) -> [RecordedSample] {
+        apply(detector.tick(at: now))
+    }
+
+    public var nextDeadline: Double? { detector.nextDeadline }
+
+    private mutating func apply(_ actions: [TripDetector.Action]) -> [RecordedSample] {
+        actions.map { action in
+            switch action {
+            case .started(let at):
+                let id = "trip-\(Int64((at * 1000).rounded()))"
+                tripID = id
+                policy.reset()
+                return RecordedSample(kind: .event, time: at, tripID: id, fields: #""type":"tripStarted""#)
+            case .resumed(let at):
+                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripResumed""#)
+            case .ended(let at, let reason):
+                defer { tripID = nil }
+                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripEnded","reason":"\#(reason.rawValue)""#)
+            }
+        }
+    }
+}
