@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "HTTP", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
 
