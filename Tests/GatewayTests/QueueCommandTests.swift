@@ -50,3 +50,44 @@ struct QueueCommandTests {
         #expect(try daemon.wait(timeout: 5) == 0)
     }
 }
+
+extension QueueCommandTests {
+    /// The provider revokes the session while the daemon runs: its next
+    /// refresh is refused, uploads stop and the samples stay. A new
+    /// `waymark login` tells the daemon, which flushes everything.
+    @Test func afterARefusedRefreshNothingUploadsUntilANewLoginThenEverythingDoes() async throws {
+        let rig = try SessionCommandTests.Rig(accessTokenSeconds: 5)
+        defer { rig.stop() }
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let login = ["login", "--username", Glewlwyd.username, "--password-stdin"]
+        #expect(try rig.run(login, stdin: Glewlwyd.password + "\n").status == 0)
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
+        _ = try await owners.next(within: .seconds(20), "initial owner")
+        let daemon = try ChildProcess(try WaymarkBinary.path, rig.arguments + ["run"], aptPackage: "(built by swift build)",
+                                      environment: bus.environment, logPath: rig.work.file("run.log"))
+        defer { daemon.stop() }
+        _ = try await owners.next(within: .seconds(20), "the daemon on the bus")
+
+        try rig.provider.revokeAll()
+        try await withDeadline(.seconds(20), "the refused refresh") {
+            while !daemon.output.contains("refused the refresh token") { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let outbox = Outbox(database: try GatewayStore(path: rig.work.file("data/waymark.db")).database)
+        try outbox.append((0..<50).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        _ = try rig.run(["queue", "flush"], environment: bus.environment)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try rig.backend.summary().posts == 0)
+        #expect(try outbox.status().depth == 50)
+
+        #expect(try rig.run(login, stdin: Glewlwyd.password + "\n", environment: bus.environment).status == 0)
+        try await withDeadline(.seconds(30), "the flush after login") {
+            while try rig.backend.summary().stored < 50 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(try outbox.status().depth == 0)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}

@@ -12,9 +12,9 @@ struct SessionCommandTests {
         let backend: IngestServer
         var arguments: [String] { ["--config", work.file("waymark.conf"), "--data-dir", work.file("data")] }
 
-        init() throws {
+        init(accessTokenSeconds: Int = 3600) throws {
             work = try TemporaryDirectory("waymark-login")
-            provider = try Glewlwyd(directory: work)
+            provider = try Glewlwyd(directory: work, accessTokenSeconds: accessTokenSeconds)
             backend = try IngestServer(directory: work)
             try Glewlwyd.clientSecret.write(toFile: work.file("client-secret"), atomically: true, encoding: .utf8)
             chmod(work.file("client-secret"), 0o600)
