@@ -24,14 +24,8 @@ struct QueueCommandTests {
         let status = try #require(try JSONSerialization.jsonObject(with: Data(queued.output.utf8)) as? [String: Any])
         #expect(status["depth"] as? Int == 300 && status["dead_letters"] as? Int == 0)
 
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
-        _ = try await owners.next(within: .seconds(20), "initial owner")
-        let daemon = try ChildProcess(try WaymarkBinary.path, rig.arguments + ["run"], aptPackage: "(built by swift build)",
-                                      environment: bus.environment, logPath: rig.work.file("run.log"))
+        let daemon = try await Self.startDaemon(rig, on: bus)
         defer { daemon.stop() }
-        _ = try await owners.next(within: .seconds(20), "the daemon on the bus")
         try await withDeadline(.seconds(30), "the pending flush") {
             while try rig.backend.summary().stored < 300 { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -62,14 +56,8 @@ extension QueueCommandTests {
         defer { bus.stop() }
         let login = ["login", "--username", Glewlwyd.username, "--password-stdin"]
         #expect(try rig.run(login, stdin: Glewlwyd.password + "\n").status == 0)
-        let connection = try await DBusConnection.connect(address: bus.address)
-        defer { connection.close() }
-        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
-        _ = try await owners.next(within: .seconds(20), "initial owner")
-        let daemon = try ChildProcess(try WaymarkBinary.path, rig.arguments + ["run"], aptPackage: "(built by swift build)",
-                                      environment: bus.environment, logPath: rig.work.file("run.log"))
+        let daemon = try await Self.startDaemon(rig, on: bus)
         defer { daemon.stop() }
-        _ = try await owners.next(within: .seconds(20), "the daemon on the bus")
 
         try rig.provider.revokeAll()
         try await withDeadline(.seconds(20), "the refused refresh") {
@@ -89,5 +77,19 @@ extension QueueCommandTests {
         #expect(try outbox.status().depth == 0)
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}
+
+extension QueueCommandTests {
+    /// `waymark run` on a private bus, returned once it owns its name.
+    static func startDaemon(_ rig: SessionCommandTests.Rig, on bus: PrivateBus) async throws -> ChildProcess {
+        let connection = try await DBusConnection.connect(address: bus.address)
+        defer { connection.close() }
+        let owners = try await connection.ownerChanges(of: "io.waymark.Gateway1")
+        _ = try await owners.next(within: .seconds(20), "initial owner")
+        let daemon = try ChildProcess(try WaymarkBinary.path, rig.arguments + ["run"], aptPackage: "(built by swift build)",
+                                      environment: bus.environment, logPath: rig.work.file("run.log"))
+        _ = try await owners.next(within: .seconds(20), "the daemon on the bus")
+        return daemon
     }
 }
