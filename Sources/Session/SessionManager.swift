@@ -52,12 +52,12 @@ public actor SessionManager {
 
     // MARK: provider
 
-    public func discover() async throws(SessionError) -> ProviderMetadata {
+    public func discover(timeout: Duration = .seconds(30)) async throws(SessionError) -> ProviderMetadata {
         if let metadata { return metadata }
         let issuer = configuration.issuer.hasSuffix("/") ? String(configuration.issuer.dropLast()) : configuration.issuer
         guard !issuer.isEmpty else { throw .configuration("[Session] Issuer is not set") }
         let url = issuer + "/.well-known/openid-configuration"
-        let response = try await send(HTTPRequest(url: url))
+        let response = try await send(HTTPRequest(url: url, timeout: timeout))
         guard response.status == 200 else { throw .refused(url: url, status: response.status, error: nil) }
         let found: ProviderMetadata = try decode(response, url)
         guard found.issuer == issuer || found.issuer == issuer + "/" else {
@@ -252,7 +252,8 @@ public actor SessionManager {
     /// Revokes the tokens at the provider (best effort, RFC 7009) and clears
     /// the session. Succeeds offline. The only caller of the clearing function.
     public func logout() async {
-        if let session = (try? current()) ?? nil, let endpoint = (try? await discover())?.revocationEndpoint {
+        // Offline, this gives up after a few seconds: logout must not hang on the network.
+        if let session = (try? current()) ?? nil, let endpoint = (try? await discover(timeout: .seconds(5)))?.revocationEndpoint {
             let auth = clientAuthentication()
             for (token, hint) in [(session.refreshToken, "refresh_token"), (session.accessToken, "access_token")] {
                 guard let token else { continue }
