@@ -45,7 +45,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "HTTP", "QRCode", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),

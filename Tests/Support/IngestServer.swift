@@ -30,6 +30,8 @@ public final class IngestServer: @unchecked Sendable {
 
     public struct Summary: Decodable, Sendable {
         public var stored: Int
+        /// Stored samples per kind (fix, beacon, sensor, event).
+        public var kinds: [String: Int]
         public var duplicates: Int
         public var conflicts: Int
         public var posts: Int

@@ -3,6 +3,7 @@ import FoundationEssentials
 internal import Glibc
 import Logging
 import QRCode
+import Recording
 import Session
 
 /// `login`, `logout` and `whoami`.
@@ -20,6 +21,11 @@ enum SessionCommands {
     ]
 
     /// Opens the store and the session manager, printing why not.
+    /// Login arms recording and logout disarms it; nothing else in the session does.
+    private static func setIntent(_ intent: Reconciler.Intent, _ store: GatewayStore) {
+        do { try RecordingStore(database: store.database).setIntent(intent) } catch { Log.error("cannot store the recording intent: \(error)") }
+    }
+
     private static func open(_ invocation: Invocation) -> (GatewayStore, SessionManager)? {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return nil }
         do {
@@ -32,7 +38,7 @@ enum SessionCommands {
     }
 
     static func login(_ invocation: Invocation) async -> ExitCode {
-        guard let (_, session) = open(invocation) else { return .config }
+        guard let (store, session) = open(invocation) else { return .config }
         do {
             if invocation.flag("--force") {
                 await session.logout()
@@ -64,6 +70,7 @@ enum SessionCommands {
                 Log.warning("login: remote settings not fetched: \(error)")
             }
             print(try await greeting(session, prefix: "Logged in as"))
+            setIntent(.armed, store)
             await tellDaemon()
             return .ok
         } catch {
@@ -78,8 +85,9 @@ enum SessionCommands {
     }
 
     static func logout(_ invocation: Invocation) async -> ExitCode {
-        guard let (_, session) = open(invocation) else { return .config }
+        guard let (store, session) = open(invocation) else { return .config }
         await session.logout()
+        setIntent(.disarmed, store)
         print("Logged out.")
         await tellDaemon()
         return .ok

@@ -1,3 +1,4 @@
+import Recording
 import DBus
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
@@ -16,6 +17,14 @@ enum ControlInterface {
                 },
                 DBusMethod("Flush") { _ in
                     await state.requestFlush()
+                    return []
+                },
+                DBusMethod("Start") { _ in
+                    await state.request(.armed)
+                    return []
+                },
+                DBusMethod("Stop") { _ in
+                    await state.request(.disarmed)
                     return []
                 },
             ], properties: [

@@ -1,4 +1,5 @@
 internal import Glibc
+import Recording
 
 /// What the running daemon knows, shared with its control interface.
 actor DaemonState {
@@ -8,12 +9,15 @@ actor DaemonState {
     private(set) var missing: [Requirement] = []
     private let reloads: AsyncStream<Void>.Continuation
     private let flushes: AsyncStream<Void>.Continuation
+    private let intents: AsyncStream<Reconciler.Intent>.Continuation
 
-    init(deviceID: String, reloads: AsyncStream<Void>.Continuation, flushes: AsyncStream<Void>.Continuation) {
+    init(deviceID: String, reloads: AsyncStream<Void>.Continuation, flushes: AsyncStream<Void>.Continuation,
+         intents: AsyncStream<Reconciler.Intent>.Continuation) {
         self.deviceID = deviceID
         self.startedAt = UInt64(time(nil))
         self.reloads = reloads
         self.flushes = flushes
+        self.intents = intents
     }
 
     /// Stores a new requirement set and returns the one it replaced.
@@ -25,4 +29,6 @@ actor DaemonState {
     func requestReload() { reloads.yield() }
 
     func requestFlush() { flushes.yield() }
+
+    func request(_ intent: Reconciler.Intent) { intents.yield(intent) }
 }

@@ -2,6 +2,8 @@ import DBus
 import FoundationEssentials
 internal import Glibc
 import Logging
+import Recording
+import Session
 import Storage
 
 /// `waymark run`: opens the store, reports missing requirements, keeps them
@@ -18,6 +20,7 @@ struct GatewayDaemon {
         case reload
         case bluetoothChanged
         case flush
+        case intent(Reconciler.Intent)
     }
 
     func run() async -> ExitCode {
@@ -39,15 +42,17 @@ struct GatewayDaemon {
         let signals = SignalSource([SIGTERM, SIGINT, SIGHUP])
         let (reloads, reload) = AsyncStream.makeStream(of: Void.self)
         let (flushes, flush) = AsyncStream.makeStream(of: Void.self)
-        let state = DaemonState(deviceID: deviceID, reloads: reload, flushes: flush)
+        let (intents, intent) = AsyncStream.makeStream(of: Reconciler.Intent.self)
+        let state = DaemonState(deviceID: deviceID, reloads: reload, flushes: flush, intents: intent)
         var tasks = [
             Task { for await number in signals.stream { wake.yield(.signal(number)) } },
             Task { for await _ in reloads { wake.yield(.reload) } },
             Task { for await _ in flushes { wake.yield(.flush) } },
+            Task { for await wanted in intents { wake.yield(.intent(wanted)) } },
         ]
         // Launch path: the persisted session decides; pending uploads go first.
-        var uplink = Uplink.make(configuration, store: store, deviceID: deviceID)
-        await uplink?.start()
+        let uplink = UplinkHolder(Uplink.make(configuration, store: store, deviceID: deviceID))
+        await uplink.current?.start()
 
         let bus: DBusConnection?
         do {
@@ -59,6 +64,12 @@ struct GatewayDaemon {
         if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
         var configuration = configuration
         await evaluate(configuration, bus: bus, state: state, store: store, initialised: false)
+        let recorder = RecorderService(
+            store: store, configuration: configuration, bus: bus,
+            isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
+            samplesCommitted: { count, tripEnded in await uplink.samplesCommitted(count, tripEnded: tripEnded) })
+        // Arm from the start-up path, if the intent and the session say so.
+        await recorder.reconcile(missing: await state.missing)
         // The name appears only once the state behind it is known.
         if let bus { await publish(state, on: bus) }
         SystemdNotifier.notify("READY=1\nSTATUS=running")
@@ -71,9 +82,7 @@ struct GatewayDaemon {
                 }) {
                 case .success(let reloaded):
                     if reloaded.session != configuration.session || reloaded.backend != configuration.backend {
-                        await uplink?.stop()
-                        uplink = Uplink.make(reloaded, store: store, deviceID: deviceID)
-                        await uplink?.start()
+                        await uplink.replace(with: Uplink.make(reloaded, store: store, deviceID: deviceID))
                     }
                     configuration = reloaded
                     Log.threshold = reloaded.logLevel
@@ -82,20 +91,25 @@ struct GatewayDaemon {
                     Log.error("reload failed, keeping the running configuration: \(error)")
                 }
                 await evaluate(configuration, bus: bus, state: state, store: store)
-                await uplink?.reconcile()
+                await uplink.current?.reconcile()
+                await recorder.reconcile(missing: await state.missing)
             case .flush:
-                await uplink?.flush()
+                await uplink.current?.flush()
+            case .intent(let wanted):
+                await recorder.setIntent(wanted, missing: await state.missing)
             case .signal(let number):
                 Log.notice("stopping on signal \(number)")
                 break loop
             case .bluetoothChanged:
                 await evaluate(configuration, bus: bus, state: state, store: store)
+                await recorder.reconcile(missing: await state.missing)
             }
         }
 
         SystemdNotifier.notify("STOPPING=1")
         tasks.forEach { $0.cancel() }
-        await uplink?.stop()
+        await recorder.shutdown()
+        await uplink.current?.stop()
         try? store.record("stopped")
         try? store.database.checkpoint()
         bus?.close()

@@ -30,6 +30,7 @@ public struct GatewayStore: Sendable {
             """),
         Migration(3, SessionStore.schema),
         Migration(4, Outbox.schema),
+        Migration(5, RecordingStore.schema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -45,7 +46,7 @@ public struct GatewayStore: Sendable {
     /// knows the gateway.
     public func eraseAll() throws {
         try database.write { connection in
-            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range"] {
+            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip"] {
                 try connection.run("DELETE FROM \(table)")
             }
         }

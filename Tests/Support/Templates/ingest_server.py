@@ -16,7 +16,7 @@
 #     queued faults apply to the next sample POSTs in order; with "random",
 #     each POST gets a random one of 500, 429, close, delay, ack-drop with
 #     probability p; above "max_bytes" (compressed) a POST gets 413.
-#   GET  /_control/summary    {"stored", "duplicates", "conflicts", "posts", "keys", "max_seq"}
+#   GET  /_control/summary    {"stored", "kinds", "duplicates", "conflicts", "posts", "keys", "max_seq"}
 #     duplicates: resent samples absorbed by the (device_id, seq) key;
 #     conflicts: a seq that came back with different content (a reused seq)
 #   GET  /_control/missing?upto=N  sequence numbers 1..N not stored (first 100)
@@ -76,7 +76,10 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_control/summary":
             with lock:
                 seqs = [seq for (_, seq) in state["samples"]]
-                return self.reply(200, {"stored": len(seqs), "duplicates": state["duplicates"], "conflicts": state["conflicts"], "posts": state["posts"],
+                kinds = {}
+                for sample in state["samples"].values():
+                    kinds[sample.get("kind")] = kinds.get(sample.get("kind"), 0) + 1
+                return self.reply(200, {"stored": len(seqs), "kinds": kinds, "duplicates": state["duplicates"], "conflicts": state["conflicts"], "posts": state["posts"],
                                         "keys": len(state["keys"]), "max_seq": max(seqs) if seqs else 0})
         if self.path.startswith("/_control/missing?upto="):
             upto = int(self.path.split("=")[1])

@@ -1,0 +1,220 @@
+import Advertisements
+import BlueZ
+import DBus
+import FoundationEssentials
+import Location
+import Logging
+import Recording
+import Upload
+
+/// Recording inside the daemon: the reconciler decides whether the runtime
+/// (a BlueZ scanner and the location reader) runs; sightings of paired
+/// devices and fixes go through the trip recorder into the outbox.
+///
+/// The intent and the heartbeat live in the store, so a restart re-arms by
+/// itself and sees how long it was dead.
+actor RecorderService {
+    let store: GatewayStore
+    let recordings: RecordingStore
+    let outbox: Outbox
+    let configuration: Configuration
+    let bus: DBusConnection?
+    let isAuthorized: @Sendable () async -> Bool
+    /// Told about new samples and trip ends (the uploader).
+    let samplesCommitted: @Sendable (_ count: Int, _ tripEnded: Bool) async -> Void
+
+    private var reconciler: Reconciler
+    private var trips: TripRecorder
+    private var runtime: [Task<Void, Never>] = []
+    private var scanner: BlueZScanner<ContinuousClock>?
+    private var reader: LocationReader<ContinuousClock>?
+    private var timer: Task<Void, Never>?
+    private var pairings: [String: Pairing] = [:]
+    private var heartbeatStored = 0.0
+
+    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, isAuthorized: @escaping @Sendable () async -> Bool,
+         samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
+        self.store = store
+        recordings = RecordingStore(database: store.database)
+        outbox = Outbox(database: store.database)
+        self.configuration = configuration
+        self.bus = bus
+        self.isAuthorized = isAuthorized
+        self.samplesCommitted = samplesCommitted
+        let recording = configuration.recording
+        reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: (try? recordings.heartbeat) ?? nil,
+                                gapThreshold: Self.seconds(recording.gapThreshold))
+        var tripOptions = TripDetector.Options()
+        tripOptions.startSightings = recording.tripStartSightings
+        tripOptions.startWindow = Self.seconds(recording.tripStartWindow)
+        tripOptions.lostTimeout = Self.seconds(recording.beaconLostTimeout)
+        tripOptions.reopenWindow = Self.seconds(recording.reopenWindow)
+        tripOptions.maxDuration = Self.seconds(recording.maxTripDuration)
+        var sampleOptions = SamplePolicy.Options()
+        sampleOptions.fixInterval = Self.seconds(recording.fixInterval)
+        sampleOptions.beaconInterval = Self.seconds(recording.beaconInterval)
+        sampleOptions.sensorInterval = Self.seconds(recording.sensorInterval)
+        trips = TripRecorder(trips: tripOptions, samples: sampleOptions)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    private var now: Double { Date().timeIntervalSince1970 }
+
+    var running: Bool { reconciler.running }
+    var intent: Reconciler.Intent { reconciler.intent }
+
+    /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
+    func setIntent(_ intent: Reconciler.Intent, missing: [Requirement]) async {
+        do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }
+        Log.notice("recording: \(intent.rawValue)")
+        await reconcile(missing: missing)
+    }
+
+    /// Matches the runtime to the intent; at launch and whenever the system
+    /// becomes active again. Guarded by the session; never logs out.
+    func reconcile(missing: [Requirement]) async {
+        reconciler.intent = (try? recordings.intent) ?? reconciler.intent
+        let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
+        for action in actions {
+            switch action {
+            case .startRuntime: await startRuntime()
+            case .stopRuntime: await stopRuntime()
+            case .report(let event): report(event)
+            }
+        }
+    }
+
+    private func report(_ event: Reconciler.Event) {
+        switch event {
+        case .requirementsMissing(let missing):
+            Log.notice("recording: requirements missing: \(missing.isEmpty ? "none, all restored" : missing.joined(separator: ", "))")
+            try? store.record("requirementsMissing", detail: ["missing": missing.joined(separator: " ")])
+        case .requirementsLostWhileRunning(let lostAt, let missing):
+            Log.warning("recording: lost while running: \(missing.joined(separator: ", "))")
+            try? store.record("requirementsLostWhileRunning", detail: ["lost_at": CivilTime.iso8601(lostAt), "missing": missing.joined(separator: " ")])
+        case .telemetryGapDetected(let from, let to):
+            Log.warning("recording: telemetry gap from \(CivilTime.iso8601(from)) to \(CivilTime.iso8601(to))")
+            try? store.record("telemetryGapDetected", detail: ["from": CivilTime.iso8601(from), "to": CivilTime.iso8601(to)])
+        }
+    }
+
+    private func startRuntime() async {
+        pairings = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ($0.identity, $0) }) { $1 }
+        Log.notice("recording: running (\(pairings.values.filter { $0.role == .vehicle }.count) vehicle beacon, \(pairings.values.filter { $0.role == .sensor }.count) sensors paired)")
+        let (observations, sink) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
+        if let bus {
+            var options = ScannerOptions(adapter: configuration.bluetooth.adapter)
+            options.watchdog = configuration.bluetooth.scanWatchdog
+            options.deviceExpiry = configuration.bluetooth.deviceExpiry
+            let paired = pairings
+            let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in
+                if let observation = Self.observation(sighting, paired: paired) { sink.yield(observation) }
+            }
+            do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
+            self.scanner = scanner
+        }
+        var locationOptions = LocationOptions()
+        locationOptions.noDataTimeout = configuration.location.noDataTimeout
+        let reader = LocationReader(source: configuration.location.source, options: locationOptions, clock: ContinuousClock())
+        await reader.start()
+        self.reader = reader
+        runtime = [
+            Task {
+                for await event in reader.events {
+                    if case .fix(let fix) = event, fix.mode >= 2 { sink.yield(.fix(fields: Self.members(fix), at: fix.time ?? Date().timeIntervalSince1970)) }
+                }
+            },
+            Task { for await observation in observations { await self.observe(observation) } },
+        ]
+    }
+
+    private func stopRuntime() async {
+        runtime.forEach { $0.cancel() }
+        runtime = []
+        timer?.cancel()
+        await scanner?.stop()
+        await reader?.stop()
+        scanner = nil
+        reader = nil
+        try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
+    }
+
+    func shutdown() async {
+        if reconciler.running { await stopRuntime() }
+    }
+
+    private func observe(_ observation: Observation) async {
+        reconciler.collected(at: now)
+        if now - heartbeatStored >= 5 {
+            heartbeatStored = now
+            try? recordings.setHeartbeat(now)
+        }
+        await commit(trips.observe(observation))
+    }
+
+    private func tick() async {
+        await commit(trips.tick(at: now))
+    }
+
+    private func commit(_ samples: [RecordedSample]) async {
+        defer { scheduleTick() }
+        guard !samples.isEmpty else { return }
+        var ended = false
+        for sample in samples where sample.kind == .event {
+            if sample.fields.contains("tripStarted"), let id = sample.tripID {
+                Log.notice("recording: trip \(id) started")
+                try? recordings.tripStarted(id, at: sample.time)
+            } else if sample.fields.contains("tripEnded"), let id = sample.tripID {
+                Log.notice("recording: trip \(id) ended")
+                try? recordings.tripEnded(id, at: sample.time, reason: sample.fields.contains("maxDuration") ? "maxDuration" : "beaconLost")
+                ended = true
+            }
+        }
+        do {
+            try outbox.append(samples.map {
+                Sample(time: $0.time, tripID: $0.tripID, kind: Sample.Kind(rawValue: $0.kind.rawValue) ?? .event, fields: $0.fields)
+            })
+        } catch {
+            Log.error("recording: cannot commit \(samples.count) samples: \(error)")
+            return
+        }
+        await samplesCommitted(samples.count, ended)
+    }
+
+    private func scheduleTick() {
+        timer?.cancel()
+        guard let deadline = trips.nextDeadline else { return }
+        let delay = max(0, deadline - now)
+        timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 1))
+            guard !Task.isCancelled else { return }
+            await self.tick()
+        }
+    }
+
+    /// A paired device's sighting as an observation; nil for strangers.
+    static func observation(_ sighting: Sighting, paired: [String: Pairing]) -> Observation? {
+        let decoded = DecodedSighting(sighting)
+        let identities = decoded.adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        guard let pairing = identities.lazy.compactMap({ paired[$0] }).first else { return nil }
+        let now = Date().timeIntervalSince1970
+        switch pairing.role {
+        case .vehicle:
+            return .vehicle(rssi: sighting.rssi, at: now)
+        case .sensor:
+            guard let advert = decoded.adverts.first(where: { $0.identity != nil }) ?? decoded.adverts.first,
+                  let json = try? JSONEncoder.sorted.encode(advert) else { return nil }
+            let text = String(decoding: json, as: UTF8.self)
+            return .sensor(id: "pairing-\(pairing.id)", fields: String(text.dropFirst().dropLast()), at: now)
+        }
+    }
+
+    /// A fix's JSON members (gpsd's TPV names), without the braces and class.
+    static func members(_ fix: Fix) -> String {
+        let json = fix.json
+        return String(json.dropFirst(#"{"class":"TPV","#.count).dropLast())
+    }
+}

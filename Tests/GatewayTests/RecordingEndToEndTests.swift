@@ -1,0 +1,78 @@
+import Advertisements
+import DBus
+import Foundation
+import Gateway
+import PeerHarness
+import Testing
+
+/// `waymark run` with every peer real: BlueZ (python-dbusmock) on a private
+/// bus, gpsd reading a receiver on a pty, glewlwyd, and the ingest server.
+@Suite(.serialized)
+struct RecordingEndToEndTests {
+    static let beacon = "C0:FF:EE:00:00:01"
+
+    static func ibeacon() -> DBusDictEntry {
+        DBusDictEntry(.uint16(0x004C), .variant(.bytes(Advertisement.parseHex(BluetoothCommandTests.ibeaconHex)!)))
+    }
+
+    /// Seed step 1: log in; the paired beacon appears; a trip starts; fixes
+    /// are recorded; the beacon goes; the trip ends and is uploaded.
+    @Test func aTripStartsWithTheBeaconRecordsFixesAndEndsWhenItLeaves() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bluez = try await BlueZTestRig()
+        defer { bluez.stop() }
+        try await bluez.addAdapter()
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
+        defer { gpsd.stop() }
+        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8) + """
+
+            [Location]
+            Source = gpsd://127.0.0.1:\(gpsd.port)
+
+            [Recording]
+            BeaconLostTimeout = 1s
+            ReopenWindow = 2s
+            FixInterval = 200ms
+            BeaconInterval = 500ms
+
+            """
+        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+
+        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle", "--label", "car"]).status == 0)
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        defer { daemon.stop() }
+        try await withDeadline(.seconds(20), "recording to run") {
+            while !daemon.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
+        }
+
+        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
+        for step in 0..<15 {
+            try await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: Int16(-50 - step % 5))
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(daemon.output.contains("started"), "\(daemon.output.suffix(2000))")
+        // The beacon goes quiet: the trip ends once the reopen window has passed.
+        try await withDeadline(.seconds(20), "the trip to end") {
+            while !daemon.output.contains("ended") { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let trips = try rig.run(["trips", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(trips.output.utf8)) as? [[String: Any]])
+        #expect(list.count == 1 && list.first?["end_reason"] as? String == "beaconLost")
+
+        // The trip's end flushes the queue: start and end events, fixes and beacon samples.
+        try await withDeadline(.seconds(20), "the upload") {
+            while try rig.backend.summary().stored < 6 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let kinds = try rig.backend.summary().kinds
+        #expect(kinds["event"] == 2 && (kinds["fix"] ?? 0) >= 3 && (kinds["beacon"] ?? 0) >= 2, "\(kinds)")
+        let queue = try rig.run(["queue", "--json"])
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(queue.output.utf8)) as? [String: Any])
+        #expect(status["depth"] as? Int == 0)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}
