@@ -76,3 +76,54 @@ struct RecordingEndToEndTests {
         #expect(try daemon.wait(timeout: 5) == 0)
     }
 }
+
+extension RecordingEndToEndTests {
+    /// Seed steps 3 and 5: `kill -9`, then a restart re-arms with no login
+    /// and reports the dead time as a gap; after `waymark logout` a restart
+    /// does not arm, and `status` says why.
+    @Test func aKilledDaemonReArmsByItselfAndAfterLogoutItDoesNot() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bluez = try await BlueZTestRig()
+        defer { bluez.stop() }
+        try await bluez.addAdapter()
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
+        defer { gpsd.stop() }
+        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
+            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n\n[Recording]\nGapThreshold = 1s\n"
+        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+
+        let first = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        try await withDeadline(.seconds(20), "recording to run") {
+            while !first.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        // Let the heartbeat be stored, then kill without warning.
+        try await Task.sleep(for: .seconds(5.5))
+        first.kill(SIGKILL)
+        _ = try first.wait(timeout: 5)
+        try await Task.sleep(for: .seconds(2))
+
+        let second = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        try await withDeadline(.seconds(20), "recording to run again") {
+            while !second.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(second.output.contains("telemetry gap from"), "\(second.output.suffix(1500))")
+        #expect(!second.output.contains("not authorized"), "no login was needed")
+        second.kill(SIGTERM)
+        #expect(try second.wait(timeout: 5) == 0)
+
+        #expect(try rig.run(["logout"]).status == 0)
+        let third = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        defer { third.stop() }
+        try await Task.sleep(for: .seconds(1))
+        #expect(!third.output.contains("recording: running"))
+        let status = try rig.run(["status"], environment: bluez.bus.environment)
+        #expect(status.output.contains("session:      not logged in"), "\(status.output)")
+        #expect(status.output.contains("recording:    disarmed"))
+        third.kill(SIGTERM)
+        #expect(try third.wait(timeout: 5) == 0)
+    }
+}

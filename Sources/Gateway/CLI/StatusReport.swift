@@ -1,6 +1,8 @@
 import DBus
 import FoundationEssentials
 internal import Glibc
+import Recording
+import Session
 import Storage
 
 /// What `waymark status` shows: from the running daemon when it is on the
@@ -25,14 +27,21 @@ struct StatusReport: Encodable {
         var asOf: Date?
     }
 
+    struct Recording: Encodable {
+        var intent: String
+        var lastCollected: Date?
+    }
+
     var version = Waymark.version
     var config: String
     var daemon: Daemon
     var store: Store
+    var session: SessionCommands.Identity?
+    var recording: Recording?
     var requirements: Requirements?
 
     enum CodingKeys: String, CodingKey {
-        case version, config, daemon, store, requirements
+        case version, config, daemon, store, session, recording, requirements
     }
 
     static func gather(_ invocation: Invocation) async throws -> StatusReport {
@@ -43,6 +52,10 @@ struct StatusReport: Encodable {
             let store = try GatewayStore(path: invocation.storePath)
             report.store.schemaVersion = store.database.schemaVersion
             report.store.deviceId = try store.deviceID
+            report.session = SessionCommands.Identity(try SessionStore(database: store.database).load(), now: Date().timeIntervalSince1970)
+            let recordings = RecordingStore(database: store.database)
+            report.recording = Recording(intent: try recordings.intent.rawValue,
+                                         lastCollected: try recordings.heartbeat.map { Date(timeIntervalSince1970: $0) })
             if let last = try store.lastEvent("requirementsMissing"),
                let detail = try? JSONDecoder().decode([String: String].self, from: Data(last.detail.utf8)) {
                 let missing = (detail["missing"] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) }
@@ -76,6 +89,10 @@ struct StatusReport: Encodable {
         if store.exists {
             lines.append("store:        \(store.path) (schema \(store.schemaVersion ?? 0))")
             lines.append("device:       \(store.deviceId ?? "")")
+            if let session {
+                lines.append("session:      " + (session.loggedIn ? (session.authorized ? "authorized: " : "not authorized: ") + session.text : "not logged in"))
+            }
+            if let recording { lines.append("recording:    \(recording.intent)") }
         } else {
             lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
         }
