@@ -127,3 +127,50 @@ extension RecordingEndToEndTests {
         #expect(try third.wait(timeout: 5) == 0)
     }
 }
+
+extension RecordingEndToEndTests {
+    /// Armed with no gpsd: requirements missing [location]; gpsd starts: all
+    /// restored and recording runs. The adapter removed: lost while running,
+    /// intent still armed; back: running again, and the gap is reported.
+    @Test func requirementsMissingLostAndRestoredDriveTheRuntime() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bluez = try await BlueZTestRig()
+        defer { bluez.stop() }
+        try await bluez.addAdapter()
+        let port = try FreePort.tcp()
+        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
+            + "\n[Location]\nSource = gpsd://127.0.0.1:\(port)\n\n[Recording]\nGapThreshold = 1s\n"
+        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        defer { daemon.stop() }
+        func waitFor(_ text: String, after offset: Int = 0) async throws {
+            try await withDeadline(.seconds(30), text) {
+                while !daemon.output.dropFirst(offset).contains(text) { try await Task.sleep(for: .milliseconds(50)) }
+            }
+        }
+        try await waitFor("recording: requirements missing: location")
+        #expect(!daemon.output.contains("recording: running"))
+
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, port: port, directory: rig.work)
+        defer { gpsd.stop() }
+        try await waitFor("recording: requirements missing: none, all restored")
+        try await waitFor("recording: running")
+
+        let before = daemon.output.count
+        try await bluez.mock.control(bluez.connection, "RemoveAdapter", [.string("hci0")])
+        try await waitFor("recording: lost while running: bluetooth-adapter", after: before)
+        let status = try rig.run(["status"], environment: bluez.bus.environment)
+        #expect(status.output.contains("recording:    armed"))
+        try await Task.sleep(for: .seconds(1.5))
+        let lost = daemon.output.count
+        try await bluez.addAdapter()
+        try await waitFor("recording: running", after: lost)
+        try await waitFor("recording: telemetry gap from", after: lost)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}

@@ -1,4 +1,5 @@
 internal import Glibc
+import Location
 import Recording
 
 /// What the running daemon knows, shared with its control interface.
@@ -7,6 +8,10 @@ actor DaemonState {
     /// Seconds since 1970 at start.
     nonisolated let startedAt: UInt64
     private(set) var missing: [Requirement] = []
+    /// The location reader's latest state; nil until it has reported.
+    private(set) var location: LocationState?
+
+    func update(location state: LocationState) { location = state }
     private let reloads: AsyncStream<Void>.Continuation
     private let flushes: AsyncStream<Void>.Continuation
     private let intents: AsyncStream<Reconciler.Intent>.Continuation

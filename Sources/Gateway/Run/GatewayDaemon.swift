@@ -1,6 +1,7 @@
 import DBus
 import FoundationEssentials
 internal import Glibc
+import Location
 import Logging
 import Recording
 import Session
@@ -21,6 +22,7 @@ struct GatewayDaemon {
         case bluetoothChanged
         case flush
         case intent(Reconciler.Intent)
+        case locationChanged
     }
 
     func run() async -> ExitCode {
@@ -68,6 +70,23 @@ struct GatewayDaemon {
             store: store, configuration: configuration, bus: bus,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
             samplesCommitted: { count, tripEnded in await uplink.samplesCommitted(count, tripEnded: tripEnded) })
+        // The location source is watched all the time: its state is a
+        // requirement, its fixes feed the recorder while it runs.
+        var locationOptions = LocationOptions()
+        locationOptions.noDataTimeout = configuration.location.noDataTimeout
+        let location = LocationReader(source: configuration.location.source, options: locationOptions, clock: ContinuousClock())
+        await location.start()
+        tasks.append(Task {
+            for await event in location.events {
+                switch event {
+                case .state(let current):
+                    await state.update(location: current)
+                    wake.yield(.locationChanged)
+                case .fix(let fix):
+                    await recorder.fix(fix)
+                }
+            }
+        })
         // Arm from the start-up path, if the intent and the session say so.
         await recorder.reconcile(missing: await state.missing)
         // The name appears only once the state behind it is known.
@@ -100,7 +119,7 @@ struct GatewayDaemon {
             case .signal(let number):
                 Log.notice("stopping on signal \(number)")
                 break loop
-            case .bluetoothChanged:
+            case .bluetoothChanged, .locationChanged:
                 await evaluate(configuration, bus: bus, state: state, store: store)
                 await recorder.reconcile(missing: await state.missing)
             }
@@ -109,6 +128,7 @@ struct GatewayDaemon {
         SystemdNotifier.notify("STOPPING=1")
         tasks.forEach { $0.cancel() }
         await recorder.shutdown()
+        await location.stop()
         await uplink.current?.stop()
         try? store.record("stopped")
         try? store.database.checkpoint()
@@ -121,8 +141,14 @@ struct GatewayDaemon {
         _ configuration: Configuration, bus: DBusConnection?, state: DaemonState, store: GatewayStore, initialised: Bool = true
     ) async {
         async let bluetooth = BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
-        async let location = LocationProbe(source: configuration.location.source).missing()
-        let sorted = (await bluetooth + location).sorted()
+        // Once the reader has reported, its state decides; before, a connect probe.
+        let locationMissing: [Requirement]
+        if let current = await state.location {
+            locationMissing = current == .unreachable ? [.location] : []
+        } else {
+            locationMissing = await LocationProbe(source: configuration.location.source).missing()
+        }
+        let sorted = (await bluetooth + locationMissing).sorted()
         let previous = await state.update(missing: sorted)
         guard sorted != previous || !initialised else { return }
         for requirement in sorted where !previous.contains(requirement) {

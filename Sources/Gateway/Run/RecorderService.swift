@@ -8,8 +8,8 @@ import Recording
 import Upload
 
 /// Recording inside the daemon: the reconciler decides whether the runtime
-/// (a BlueZ scanner and the location reader) runs; sightings of paired
-/// devices and fixes go through the trip recorder into the outbox.
+/// (a BlueZ scanner, and taking the daemon's fixes) runs; sightings of
+/// paired devices and fixes go through the trip recorder into the outbox.
 ///
 /// The intent and the heartbeat live in the store, so a restart re-arms by
 /// itself and sees how long it was dead.
@@ -27,7 +27,7 @@ actor RecorderService {
     private var trips: TripRecorder
     private var runtime: [Task<Void, Never>] = []
     private var scanner: BlueZScanner<ContinuousClock>?
-    private var reader: LocationReader<ContinuousClock>?
+    private var observations: AsyncStream<Observation>.Continuation?
     private var timer: Task<Void, Never>?
     private var pairings: [String: Pairing] = [:]
     private var heartbeatStored = 0.0
@@ -116,29 +116,24 @@ actor RecorderService {
             do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
             self.scanner = scanner
         }
-        var locationOptions = LocationOptions()
-        locationOptions.noDataTimeout = configuration.location.noDataTimeout
-        let reader = LocationReader(source: configuration.location.source, options: locationOptions, clock: ContinuousClock())
-        await reader.start()
-        self.reader = reader
-        runtime = [
-            Task {
-                for await event in reader.events {
-                    if case .fix(let fix) = event, fix.mode >= 2 { sink.yield(.fix(fields: Self.members(fix), at: fix.time ?? Date().timeIntervalSince1970)) }
-                }
-            },
-            Task { for await observation in observations { await self.observe(observation) } },
-        ]
+        self.observations = sink
+        runtime = [Task { for await observation in observations { await self.observe(observation) } }]
+    }
+
+    /// A fix from the daemon's location reader; recorded only while running.
+    func fix(_ fix: Fix) {
+        guard fix.mode >= 2, let observations else { return }
+        observations.yield(.fix(fields: Self.members(fix), at: fix.time ?? now))
     }
 
     private func stopRuntime() async {
         runtime.forEach { $0.cancel() }
         runtime = []
+        observations?.finish()
+        observations = nil
         timer?.cancel()
         await scanner?.stop()
-        await reader?.stop()
         scanner = nil
-        reader = nil
         try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
     }
 
