@@ -174,3 +174,70 @@ extension RecordingEndToEndTests {
         #expect(try daemon.wait(timeout: 5) == 0)
     }
 }
+
+extension RecordingEndToEndTests {
+    /// Seed step 2, with python-dbusmock's logind: a short sleep resumes
+    /// silently, a long one is reported as a gap; no login is needed and
+    /// nothing is logged out; recording goes on.
+    @Test func suspendAndResumeKeepTheSessionAndReportOnlyLongPausesAsGaps() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bluez = try await BlueZTestRig()
+        defer { bluez.stop() }
+        try await bluez.addAdapter()
+        let logind = try await LogindMock(on: bluez.bus)
+        defer { logind.process.stop() }
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
+        defer { gpsd.stop() }
+        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
+            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n\n[Recording]\nGapThreshold = 2s\n"
+        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+        // A trip is needed for fixes to count: pair a beacon and keep it in sight.
+        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle"]).status == 0)
+        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        defer { daemon.stop() }
+        func waitFor(_ text: String, after offset: Int = 0) async throws {
+            try await withDeadline(.seconds(30), text) {
+                while !daemon.output.dropFirst(offset).contains(text) { try await Task.sleep(for: .milliseconds(50)) }
+            }
+        }
+        try await waitFor("recording: running")
+        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
+        let beacon = Task {
+            while !Task.isCancelled {
+                try? await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -55)
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { beacon.cancel() }
+        try await waitFor("started")
+
+        // A short sleep: under the threshold, nothing to report.
+        var mark = daemon.output.count
+        try await logind.prepareForSleep(true, via: bluez.connection)
+        try await waitFor("going to sleep", after: mark)
+        try await Task.sleep(for: .seconds(1))
+        try await logind.prepareForSleep(false, via: bluez.connection)
+        try await waitFor("woke up", after: mark)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!daemon.output.dropFirst(mark).contains("telemetry gap"))
+
+        // A long one: reported, and recording goes on without a login.
+        mark = daemon.output.count
+        try await logind.prepareForSleep(true, via: bluez.connection)
+        try await waitFor("going to sleep", after: mark)
+        try await Task.sleep(for: .seconds(3))
+        try await logind.prepareForSleep(false, via: bluez.connection)
+        try await waitFor("telemetry gap from", after: mark)
+        #expect(!daemon.output.contains("not authorized") && !daemon.output.contains("Logged out"))
+        let whoami = try rig.run(["whoami", "--json"])
+        #expect(whoami.status == 0, "still logged in")
+        let status = try rig.run(["status"], environment: bluez.bus.environment)
+        #expect(status.output.contains("recording:    armed"))
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}

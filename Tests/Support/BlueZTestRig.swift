@@ -1,7 +1,7 @@
 public import DBus
 
 /// A private bus with the BlueZ mock, and a client connection to it.
-public struct BlueZTestRig {
+public struct BlueZTestRig: Sendable {
     public let bus: PrivateBus
     public var mock: BlueZMock
     public let connection: DBusConnection

@@ -23,6 +23,7 @@ struct GatewayDaemon {
         case flush
         case intent(Reconciler.Intent)
         case locationChanged
+        case sleep(Bool)
     }
 
     func run() async -> ExitCode {
@@ -64,6 +65,7 @@ struct GatewayDaemon {
             bus = nil
         }
         if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
+        if let bus, let watch = await watchSleep(on: bus, wake) { tasks.append(watch) }
         var configuration = configuration
         await evaluate(configuration, bus: bus, state: state, store: store, initialised: false)
         let recorder = RecorderService(
@@ -114,6 +116,12 @@ struct GatewayDaemon {
                 await recorder.reconcile(missing: await state.missing)
             case .flush:
                 await uplink.current?.flush()
+            case .sleep(true):
+                await recorder.prepareForSleep()
+            case .sleep(false):
+                await evaluate(configuration, bus: bus, state: state, store: store)
+                await uplink.current?.reconcile()
+                await recorder.resumed(missing: await state.missing)
             case .intent(let wanted):
                 await recorder.setIntent(wanted, missing: await state.missing)
             case .signal(let number):
@@ -193,6 +201,23 @@ struct GatewayDaemon {
             }
         } catch {
             Log.warning("cannot watch BlueZ on the system bus: \(error)")
+            return nil
+        }
+    }
+
+    /// logind's PrepareForSleep: true before a suspend, false after the resume.
+    private func watchSleep(on bus: DBusConnection, _ wake: AsyncStream<Wake>.Continuation) async -> Task<Void, Never>? {
+        do {
+            let signals = try await bus.signals(matching: MatchRule(
+                sender: "org.freedesktop.login1", interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep",
+                path: "/org/freedesktop/login1"))
+            return Task {
+                for await message in signals {
+                    if let start = (try? message.arguments())?.first?.bool { wake.yield(.sleep(start)) }
+                }
+            }
+        } catch {
+            Log.warning("cannot watch logind for suspend and resume: \(error)")
             return nil
         }
     }

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Location
 import Logging
 import Recording
+import Storage
 import Upload
 
 /// Recording inside the daemon: the reconciler decides whether the runtime
@@ -31,6 +32,8 @@ actor RecorderService {
     private var timer: Task<Void, Never>?
     private var pairings: [String: Pairing] = [:]
     private var heartbeatStored = 0.0
+    /// Between logind's PrepareForSleep(true) and (false): nothing is collected.
+    private var sleeping = false
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, isAuthorized: @escaping @Sendable () async -> Bool,
          samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
@@ -137,11 +140,29 @@ actor RecorderService {
         try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
     }
 
+    /// The system is about to sleep: make the store durable; nothing
+    /// session-related happens here.
+    func prepareForSleep() {
+        sleeping = true
+        try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
+        try? store.database.checkpoint()
+        Log.notice("recording: the system is going to sleep; store committed")
+    }
+
+    /// The system woke: collection resumes after a reconcile, which reports
+    /// the sleep as a gap if it was longer than the threshold.
+    func resumed(missing: [Requirement]) async {
+        Log.notice("recording: the system woke up")
+        await reconcile(missing: missing)
+        sleeping = false
+    }
+
     func shutdown() async {
         if reconciler.running { await stopRuntime() }
     }
 
     private func observe(_ observation: Observation) async {
+        guard !sleeping else { return }
         reconciler.collected(at: now)
         if now - heartbeatStored >= 5 {
             heartbeatStored = now

@@ -1,0 +1,26 @@
+public import DBus
+import Foundation
+
+/// python-dbusmock's `logind` template on a private bus, to send the
+/// `PrepareForSleep` signals of a suspend and resume.
+public final class LogindMock: @unchecked Sendable {
+    public let process: ChildProcess
+
+    public init(on bus: PrivateBus) async throws {
+        process = try ChildProcess(
+            "/usr/bin/python3", ["-m", "dbusmock", "--template", "logind"],
+            aptPackage: "python3-dbusmock", environment: bus.environment, logPath: bus.directory.file("logind-mock.log"))
+        try await BlueZMock.waitForOwner("org.freedesktop.login1", on: bus, process: process)
+    }
+
+    deinit { process.stop() }
+
+    /// `PrepareForSleep(start)`: true before the system sleeps, false after it wakes.
+    public func prepareForSleep(_ start: Bool, via connection: DBusConnection) async throws {
+        _ = try await connection.call(
+            destination: "org.freedesktop.login1", path: "/org/freedesktop/login1", interface: "org.freedesktop.DBus.Mock",
+            method: "EmitSignal",
+            arguments: [.string("org.freedesktop.login1.Manager"), .string("PrepareForSleep"), .string("b"),
+                        .array(element: "v", [.variant(.bool(start))])])
+    }
+}
