@@ -45,6 +45,12 @@ public struct TripDetector: Sendable, Equatable {
         self.options = options
     }
 
+    /// Picks up a trip a previous process left open: it counts as lost since
+    /// `lastSeen`, so the beacon back within the reopen window continues it.
+    public mutating func restore(start: Double, lastSeen: Double) {
+        state = .ending(start: start, lastSeen: lastSeen)
+    }
+
     public var isActive: Bool {
         if case .active = state { true } else { false }
     }

@@ -13,6 +13,12 @@ public struct TripRecorder: Sendable, Equatable {
         policy = SamplePolicy(options: samples)
     }
 
+    /// Continues a trip a previous process left open (see `TripDetector.restore`).
+    public mutating func restore(tripID: String, start: Double, lastSeen: Double) {
+        self.tripID = tripID
+        detector.restore(start: start, lastSeen: lastSeen)
+    }
+
     public mutating func observe(_ observation: Observation) -> [RecordedSample] {
         var out: [RecordedSample] = []
         if case .vehicle(_, let at) = observation { out += apply(detector.sighted(at: at)) }

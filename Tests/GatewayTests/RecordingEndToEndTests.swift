@@ -241,3 +241,51 @@ extension RecordingEndToEndTests {
         #expect(try daemon.wait(timeout: 5) == 0)
     }
 }
+
+extension RecordingEndToEndTests {
+    /// Seed step 4: the daemon restarts (as systemd's Restart=always would)
+    /// while the beacon is in range: the same trip goes on, with no user action.
+    @Test func aRestartWithTheBeaconPresentContinuesTheSameTrip() async throws {
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let bluez = try await BlueZTestRig()
+        defer { bluez.stop() }
+        try await bluez.addAdapter()
+        let receiver = try SimulatedReceiver()
+        defer { receiver.stop() }
+        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
+        defer { gpsd.stop() }
+        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
+            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n"
+        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
+        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle"]).status == 0)
+        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
+        let beacon = Task {
+            while !Task.isCancelled {
+                try? await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -55)
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { beacon.cancel() }
+
+        let first = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        try await withDeadline(.seconds(30), "the trip") {
+            while !first.output.contains("started") { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        first.kill(SIGKILL)
+        _ = try first.wait(timeout: 5)
+
+        let second = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        defer { second.stop() }
+        try await withDeadline(.seconds(30), "the trip to go on") {
+            while !second.output.contains("resumed") { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(!second.output.contains("started"), "no new trip")
+        let trips = try rig.run(["trips", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(trips.output.utf8)) as? [[String: Any]])
+        #expect(list.count == 1 && list.first?["end"] == nil)
+        second.kill(SIGTERM)
+        #expect(try second.wait(timeout: 5) == 0)
+    }
+}

@@ -65,3 +65,17 @@ struct TripDetectorTests {
         #expect(detector.state == .active(start: 3600, lastSeen: 3600))
     }
 }
+
+extension TripDetectorTests {
+    @Test func aRestoredOpenTripContinuesWhenTheBeaconIsBackInTimeAndEndsWhenItIsNot() {
+        var back = TripRecorder()
+        back.restore(tripID: "trip-1000", start: 1000, lastSeen: 1100)
+        #expect(back.observe(.vehicle(rssi: -60, at: 1150)).map(\.fields) == [#""type":"tripResumed""#, #""rssi":-60"#])
+        #expect(back.tripID == "trip-1000")
+
+        var gone = TripRecorder()
+        gone.restore(tripID: "trip-1000", start: 1000, lastSeen: 1100)
+        let ended = gone.tick(at: 1100 + 301)
+        #expect(ended.map(\.fields) == [#""type":"tripEnded","reason":"beaconLost""#] && ended.first?.tripID == "trip-1000")
+    }
+}

@@ -58,6 +58,12 @@ actor RecorderService {
         sampleOptions.beaconInterval = Self.seconds(recording.beaconInterval)
         sampleOptions.sensorInterval = Self.seconds(recording.sensorInterval)
         trips = TripRecorder(trips: tripOptions, samples: sampleOptions)
+        // A trip the last process left open goes on if the beacon is back in time.
+        if let open = ((try? recordings.trips()) ?? []).last, open.end == nil {
+            let lastSeen = ((try? recordings.heartbeat) ?? nil) ?? open.start.timeIntervalSince1970
+            trips.restore(tripID: open.id, start: open.start.timeIntervalSince1970, lastSeen: lastSeen)
+            Log.notice("recording: trip \(open.id) was open at the last stop; it continues if the beacon is back within the reopen window")
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -183,6 +189,8 @@ actor RecorderService {
             if sample.fields.contains("tripStarted"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) started")
                 try? recordings.tripStarted(id, at: sample.time)
+            } else if sample.fields.contains("tripResumed"), let id = sample.tripID {
+                Log.notice("recording: trip \(id) resumed")
             } else if sample.fields.contains("tripEnded"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) ended")
                 try? recordings.tripEnded(id, at: sample.time, reason: sample.fields.contains("maxDuration") ? "maxDuration" : "beaconLost")
