@@ -55,6 +55,12 @@ struct RecordingEndToEndTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(daemon.output.contains("started"), "\(daemon.output.suffix(2000))")
+        let properties = try await bluez.connection.call(
+            destination: "io.waymark.Gateway1", path: "/io/waymark/Gateway", interface: "org.freedesktop.DBus.Properties",
+            method: "GetAll", arguments: [.string("io.waymark.Gateway1")]).first?.stringKeyed
+        #expect(properties?["Armed"]?.bool == true && properties?["Running"]?.bool == true)
+        #expect(properties?["Trip"]?.string?.hasPrefix("trip-") == true)
+        #expect(properties?["LastFix"]?.string?.contains(#""lat":48.217558333"#) == true)
         // The beacon goes quiet: the trip ends once the reopen window has passed.
         try await withDeadline(.seconds(20), "the trip to end") {
             while !daemon.output.contains("ended") { try await Task.sleep(for: .milliseconds(100)) }
@@ -69,6 +75,8 @@ struct RecordingEndToEndTests {
         }
         let kinds = try rig.backend.summary().kinds
         #expect(kinds["event"] == 2 && (kinds["fix"] ?? 0) >= 3 && (kinds["beacon"] ?? 0) >= 2, "\(kinds)")
+        let events = try rig.run(["events", "--json"])
+        #expect(events.output.contains(#""kind":"tripStarted""#) && events.output.contains(#""kind":"tripEnded""#))
         let queue = try rig.run(["queue", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: Data(queue.output.utf8)) as? [String: Any])
         #expect(status["depth"] as? Int == 0)

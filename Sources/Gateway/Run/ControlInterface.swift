@@ -1,3 +1,4 @@
+import Upload
 import Recording
 import DBus
 
@@ -34,6 +35,14 @@ enum ControlInterface {
                     .array(element: "s", await state.missing.map { .string($0.rawValue) })
                 },
                 DBusProperty("StartedAt", signature: "t") { .uint64(state.startedAt) },
+                DBusProperty("Armed", signature: "b") { .bool(await state.recorder?.intent == .armed) },
+                DBusProperty("Running", signature: "b") { .bool(await state.recorder?.running ?? false) },
+                DBusProperty("Trip", signature: "s") { .string(await state.recorder?.currentTrip ?? "") },
+                DBusProperty("LastFix", signature: "s") { .string(await state.recorder?.lastFix ?? "") },
+                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? await state.outbox?.status().depth) ?? 0)) },
+                DBusProperty("LastUpload", signature: "t") {
+                    .uint64(UInt64((try? await state.outbox?.status().lastSuccess) ?? 0))
+                },
             ], signals: [DBusSignal("Event", signature: "ss")]),
         ])
     }

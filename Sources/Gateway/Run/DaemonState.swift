@@ -1,5 +1,6 @@
 internal import Glibc
 import Location
+import Upload
 import Recording
 
 /// What the running daemon knows, shared with its control interface.
@@ -12,6 +13,15 @@ actor DaemonState {
     private(set) var location: LocationState?
 
     func update(location state: LocationState) { location = state }
+
+    /// The recorder and the queue, for the control interface's properties.
+    private(set) var recorder: RecorderService?
+    private(set) var outbox: Outbox?
+
+    func attach(recorder: RecorderService, outbox: Outbox) {
+        self.recorder = recorder
+        self.outbox = outbox
+    }
     private let reloads: AsyncStream<Void>.Continuation
     private let flushes: AsyncStream<Void>.Continuation
     private let intents: AsyncStream<Reconciler.Intent>.Continuation

@@ -6,6 +6,7 @@ import Logging
 import Recording
 import Session
 import Storage
+import Upload
 
 /// `waymark run`: opens the store, reports missing requirements, keeps them
 /// current from bus events, and runs until SIGTERM or SIGINT.
@@ -72,6 +73,7 @@ struct GatewayDaemon {
             store: store, configuration: configuration, bus: bus,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
             samplesCommitted: { count, tripEnded in await uplink.samplesCommitted(count, tripEnded: tripEnded) })
+        await state.attach(recorder: recorder, outbox: Outbox(database: store.database))
         // The location source is watched all the time: its state is a
         // requirement, its fixes feed the recorder while it runs.
         var locationOptions = LocationOptions()
@@ -94,6 +96,7 @@ struct GatewayDaemon {
         // The name appears only once the state behind it is known.
         if let bus { await publish(state, on: bus) }
         SystemdNotifier.notify("READY=1\nSTATUS=running")
+        if let watchdog = SystemdNotifier.watchdog() { tasks.append(watchdog) }
 
         loop: for await event in wakes {
             switch event {

@@ -100,15 +100,25 @@ actor RecorderService {
         switch event {
         case .requirementsMissing(let missing):
             Log.notice("recording: requirements missing: \(missing.isEmpty ? "none, all restored" : missing.joined(separator: ", "))")
-            try? store.record("requirementsMissing", detail: ["missing": missing.joined(separator: " ")])
+            announce("requirementsMissing", ["missing": missing.joined(separator: " ")])
         case .requirementsLostWhileRunning(let lostAt, let missing):
             Log.warning("recording: lost while running: \(missing.joined(separator: ", "))")
-            try? store.record("requirementsLostWhileRunning", detail: ["lost_at": CivilTime.iso8601(lostAt), "missing": missing.joined(separator: " ")])
+            announce("requirementsLostWhileRunning", ["lost_at": CivilTime.iso8601(lostAt), "missing": missing.joined(separator: " ")])
         case .telemetryGapDetected(let from, let to):
             Log.warning("recording: telemetry gap from \(CivilTime.iso8601(from)) to \(CivilTime.iso8601(to))")
-            try? store.record("telemetryGapDetected", detail: ["from": CivilTime.iso8601(from), "to": CivilTime.iso8601(to)])
+            announce("telemetryGapDetected", ["from": CivilTime.iso8601(from), "to": CivilTime.iso8601(to)])
         }
     }
+
+    /// Stores an event and sends it as the control interface's `Event` signal.
+    private func announce(_ kind: String, _ detail: [String: String]) {
+        try? store.record(kind, detail: detail)
+        let json = (try? JSONEncoder.sorted.encode(detail)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event", arguments: [.string(kind), .string(json)])
+    }
+
+    /// The open trip's id, for the control interface.
+    var currentTrip: String? { trips.detector.isActive ? trips.tripID : nil }
 
     private func startRuntime() async {
         pairings = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ($0.identity, $0) }) { $1 }
@@ -167,8 +177,12 @@ actor RecorderService {
         if reconciler.running { await stopRuntime() }
     }
 
+    /// The newest fix taken while running, for the control interface.
+    private(set) var lastFix: String?
+
     private func observe(_ observation: Observation) async {
         guard !sleeping else { return }
+        if case .fix(let fields, _) = observation { lastFix = "{" + fields + "}" }
         reconciler.collected(at: now)
         if now - heartbeatStored >= 5 {
             heartbeatStored = now
@@ -189,11 +203,13 @@ actor RecorderService {
             if sample.fields.contains("tripStarted"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) started")
                 try? recordings.tripStarted(id, at: sample.time)
+                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(sample.time)])
             } else if sample.fields.contains("tripResumed"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) resumed")
             } else if sample.fields.contains("tripEnded"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) ended")
                 try? recordings.tripEnded(id, at: sample.time, reason: sample.fields.contains("maxDuration") ? "maxDuration" : "beaconLost")
+                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(sample.time)])
                 ended = true
             }
         }

@@ -24,4 +24,17 @@ enum SystemdNotifier {
             }
         }
     }
+
+    /// With `WatchdogSec=` set, systemd passes `WATCHDOG_USEC`; this pings at
+    /// half that interval, the one timer systemd asks for. Nil without it.
+    static func watchdog() -> Task<Void, Never>? {
+        guard let text = getenv("WATCHDOG_USEC").map({ String(cString: $0) }), let usec = UInt64(text), usec > 0 else { return nil }
+        let period = Duration.microseconds(Int64(usec / 2))
+        return Task {
+            while !Task.isCancelled {
+                notify("WATCHDOG=1")
+                try? await Task.sleep(for: period)
+            }
+        }
+    }
 }
