@@ -11,6 +11,7 @@ func bench() async throws -> BenchReport {
     try LocationBench(quick: quick).run(into: &report)
     try await UploadBench(quick: quick).run(into: &report)
     try PipelineBench(quick: quick).run(into: &report)
+    try await LaunchBench(quick: quick).run(into: &report)
     report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
     return report
 }
@@ -34,6 +35,12 @@ do {
     if let index = arguments.firstIndex(of: "--upload-soak") {
         let rest = Array(arguments[arguments.index(after: index)...])
         try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3])
+        exit(0)
+    }
+    if arguments.contains("--launch-only") {
+        var report = BenchReport()
+        try await LaunchBench(quick: quick).run(into: &report)
+        print(report.text)
         exit(0)
     }
     if arguments.contains("--pipeline-only") {

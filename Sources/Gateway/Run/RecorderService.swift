@@ -122,7 +122,6 @@ actor RecorderService {
 
     private func startRuntime() async {
         pairings = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ($0.identity, $0) }) { $1 }
-        Log.notice("recording: running (\(pairings.values.filter { $0.role == .vehicle }.count) vehicle beacon, \(pairings.values.filter { $0.role == .sensor }.count) sensors paired)")
         let (observations, sink) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         if let bus {
             var options = ScannerOptions(adapter: configuration.bluetooth.adapter)
@@ -137,6 +136,8 @@ actor RecorderService {
         }
         self.observations = sink
         runtime = [Task { for await observation in observations { await self.observe(observation) } }]
+        let vehicles = pairings.values.filter { $0.role == .vehicle }.count, sensors = pairings.values.filter { $0.role == .sensor }.count
+        Log.notice("recording: running (\(vehicles) vehicle beacon, \(sensors) sensors paired)")
     }
 
     /// A fix from the daemon's location reader; recorded only while running.

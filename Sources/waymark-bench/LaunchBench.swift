@@ -1,0 +1,73 @@
+import DBus
+import Foundation
+import PeerHarness
+
+/// `waymark run` from exec to armed (the control interface's `Running`
+/// true) with a persisted session, against the BlueZ mock, gpsd and
+/// glewlwyd; and the daemon's RSS while it records.
+struct LaunchBench {
+    var quick: Bool
+
+    func run(into report: inout BenchReport) async throws {
+        let work = try TemporaryDirectory("waymark-bench-launch")
+        defer { work.remove() }
+        let binary = try WaymarkBinary.named("waymark")
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let provider = try Glewlwyd(directory: work)
+        defer { provider.stop() }
+        let backend = try IngestServer(directory: work)
+        defer { backend.stop() }
+        let gpsd = try GPSDaemon(device: nil, directory: work)
+        defer { gpsd.stop() }
+        try Glewlwyd.clientSecret.write(toFile: work.file("secret"), atomically: true, encoding: .utf8)
+        try """
+            [Session]
+            Issuer = \(provider.issuer)
+            ClientId = \(Glewlwyd.clientID)
+            ClientSecretFile = \(work.file("secret"))
+            Scopes = openid waymark
+            [Backend]
+            BaseURL = \(backend.baseURL)
+            [Location]
+            Source = gpsd://127.0.0.1:\(gpsd.port)
+
+            """.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
+        let arguments = ["--config", work.file("w.conf"), "--data-dir", work.file("data")]
+        let input = Pipe()
+        let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],
+                                     aptPackage: "(built by swift build)", logPath: work.file("login.log"), stdin: input)
+        input.fileHandleForWriting.write(Data((Glewlwyd.password + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
+
+        var launches: [Double] = []
+        var rss = 0.0
+        for attempt in 0..<(quick ? 3 : 7) {
+            let start = ContinuousClock.now
+            let daemon = try ChildProcess(binary, arguments + ["run"], aptPackage: "(built by swift build)",
+                                          environment: rig.bus.environment, logPath: work.file("run-\(attempt).log"))
+            while !daemon.output.contains("recording: running") {
+                guard daemon.isRunning, ContinuousClock.now - start < .seconds(30) else { throw PeerError.startFailed("waymark run", output: daemon.output) }
+                usleep(500)
+            }
+            launches.append(seconds(ContinuousClock.now - start) * 1000)
+            try await Task.sleep(for: .seconds(1))
+            rss = max(rss, Self.residentMegabytes(daemon.pid))
+            daemon.kill(SIGTERM)
+            _ = try daemon.wait(timeout: 5)
+        }
+        launches.sort()
+        report.add("launch.armed", launches[launches.count / 2], unit: "ms",
+                   note: "exec of waymark run to recording running, persisted session, median of \(launches.count) (min \(Int(launches[0])) ms)")
+        report.add("launch.rss", rss, unit: "MiB", note: "the daemon's resident set while recording (scanner, gpsd reader, session, uploader)")
+    }
+
+    static func residentMegabytes(_ pid: pid_t) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
+}
