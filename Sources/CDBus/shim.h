@@ -49,7 +49,7 @@ static inline dbus_bool_t cdbus_append_u64(DBusMessageIter *it, int type, uint64
     case DBUS_TYPE_BOOLEAN: b.bool_val = v != 0; break;
     case DBUS_TYPE_INT16: b.i16 = (dbus_int16_t)v; break;
     case DBUS_TYPE_UINT16: b.u16 = (dbus_uint16_t)v; break;
-    case DBUS_TYPE_INT32: b.i32 = (dbus_int32_t)v; break;
+    case DBUS_TYPE_INT32: case DBUS_TYPE_UNIX_FD: b.i32 = (dbus_int32_t)v; break;
     case DBUS_TYPE_UINT32: b.u32 = (dbus_uint32_t)v; break;
     case DBUS_TYPE_INT64: b.i64 = (dbus_int64_t)v; break;
     case DBUS_TYPE_UINT64: b.u64 = (dbus_uint64_t)v; break;

@@ -32,6 +32,7 @@ enum DBusMarshal {
         case CDBUS_TYPE_STRING: return .string(readString(&iter))
         case CDBUS_TYPE_OBJECT_PATH: return .objectPath(readString(&iter))
         case CDBUS_TYPE_SIGNATURE: return .signature(readString(&iter))
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(Int32(truncatingIfNeeded: cdbus_get_u64(&iter, type)))
         case CDBUS_TYPE_VARIANT:
             var sub = cdbus_iter_zero()
             dbus_message_iter_recurse(&iter, &sub)
@@ -140,6 +141,7 @@ enum DBusMarshal {
         case .string(let s): return cdbus_append_string(&iter, CDBUS_TYPE_STRING, s) != 0
         case .objectPath(let s): return cdbus_append_string(&iter, CDBUS_TYPE_OBJECT_PATH, s) != 0
         case .signature(let s): return cdbus_append_string(&iter, CDBUS_TYPE_SIGNATURE, s) != 0
+        case .unixFD(let fd): return cdbus_append_u64(&iter, CDBUS_TYPE_UNIX_FD, UInt64(UInt32(bitPattern: fd))) != 0
         case .bytes(let b):
             return b.withUnsafeBufferPointer { cdbus_append_bytes(&iter, $0.baseAddress, Int32($0.count)) != 0 }
         case .array(let element, let values):

@@ -16,6 +16,9 @@ public enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(String)
     case signature(String)
+    /// `h`: a file descriptor. One read from a message is a duplicate the
+    /// receiver owns and must close; one sent is duplicated by libdbus.
+    case unixFD(Int32)
     /// `ay`
     case bytes([UInt8])
     /// `a<element>`, for any element other than a byte or a dict entry.

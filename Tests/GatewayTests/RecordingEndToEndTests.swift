@@ -223,6 +223,19 @@ extension RecordingEndToEndTests {
         defer { beacon.cancel() }
         try await waitFor("started")
 
+        // The daemon holds a delay lock on sleep, so logind waits for its commit.
+        @Sendable func inhibitors() async throws -> [DBusValue] {
+            try await bluez.connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                                            interface: "org.freedesktop.login1.Manager", method: "ListInhibitors").first?.array ?? []
+        }
+        let locks = try await inhibitors()
+        #expect(locks.count == 1)
+        guard case .structure(let lock)? = locks.first else {
+            Issue.record("no inhibitor: \(locks)")
+            return
+        }
+        #expect(lock.prefix(4).compactMap(\.string) == ["sleep", "waymark", "commit recorded samples before sleep", "delay"])
+
         // A short sleep: under the threshold, nothing to report.
         var mark = daemon.output.count
         try await logind.prepareForSleep(true, via: bluez.connection)
@@ -237,12 +250,17 @@ extension RecordingEndToEndTests {
         mark = daemon.output.count
         try await logind.prepareForSleep(true, via: bluez.connection)
         try await waitFor("going to sleep", after: mark)
+        // The store is committed: the lock is released, so the sleep may go ahead.
+        try await withDeadline(.seconds(5), "the lock released") {
+            while try await !inhibitors().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
         try await Task.sleep(for: .seconds(3))
         try await logind.prepareForSleep(false, via: bluez.connection)
         try await waitFor("telemetry gap from", after: mark)
         #expect(!daemon.output.contains("not authorized") && !daemon.output.contains("Logged out"))
         let whoami = try rig.run(["whoami", "--json"])
         #expect(whoami.status == 0, "still logged in")
+        #expect(try await inhibitors().count == 1, "taken again after the wake")
         let status = try rig.run(["status"], environment: bluez.bus.environment)
         #expect(status.output.contains("recording:    armed"))
         daemon.kill(SIGTERM)

@@ -67,6 +67,8 @@ struct GatewayDaemon {
         }
         if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
         if let bus, let watch = await watchSleep(on: bus, wake) { tasks.append(watch) }
+        let inhibitor = bus.map(SleepInhibitor.init)
+        await inhibitor?.take()
         var configuration = configuration
         await evaluate(configuration, bus: bus, state: state, store: store, initialised: false)
         let recorder = RecorderService(
@@ -121,7 +123,9 @@ struct GatewayDaemon {
                 await uplink.current?.flush()
             case .sleep(true):
                 await recorder.prepareForSleep()
+                await inhibitor?.release()
             case .sleep(false):
+                await inhibitor?.take()
                 await evaluate(configuration, bus: bus, state: state, store: store)
                 await uplink.current?.reconcile()
                 await recorder.resumed(missing: await state.missing)
@@ -140,6 +144,7 @@ struct GatewayDaemon {
         tasks.forEach { $0.cancel() }
         await recorder.shutdown()
         await location.stop()
+        await inhibitor?.release()
         await uplink.current?.stop()
         try? store.record("stopped")
         try? store.database.checkpoint()

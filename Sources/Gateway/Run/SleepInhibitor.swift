@@ -1,0 +1,35 @@
+import DBus
+internal import Glibc
+import Logging
+
+/// A logind "delay" lock on sleep: logind waits (up to its InhibitDelayMaxSec)
+/// until Waymark has committed its store and closed the lock's descriptor.
+actor SleepInhibitor {
+    let bus: DBusConnection
+    private var descriptor: Int32 = -1
+
+    init(bus: DBusConnection) { self.bus = bus }
+
+    /// Takes the lock, unless held. Without logind there is nothing to take.
+    func take() async {
+        guard descriptor < 0 else { return }
+        do {
+            let reply = try await bus.call(
+                destination: "org.freedesktop.login1", path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
+                method: "Inhibit",
+                arguments: [.string("sleep"), .string("waymark"), .string("commit recorded samples before sleep"), .string("delay")],
+                timeout: .seconds(2))
+            guard case .unixFD(let fd)? = reply.first else { return }
+            descriptor = fd
+        } catch {
+            Log.debug("no sleep inhibitor: \(error)")
+        }
+    }
+
+    /// Lets the pending sleep go ahead.
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+}
