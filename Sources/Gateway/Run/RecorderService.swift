@@ -5,6 +5,7 @@ import FoundationEssentials
 import Location
 import Logging
 import Recording
+import Session
 import Storage
 import Upload
 
@@ -86,6 +87,10 @@ actor RecorderService {
     /// becomes active again. Guarded by the session; never logs out.
     func reconcile(missing: [Requirement]) async {
         reconciler.intent = (try? recordings.intent) ?? reconciler.intent
+        // Remote settings may override the gap threshold.
+        if let remote = ((try? SessionStore(database: store.database).settings()) ?? nil)?.gapThreshold {
+            reconciler.gapThreshold = remote
+        }
         let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
         for action in actions {
             switch action {
@@ -110,11 +115,15 @@ actor RecorderService {
         }
     }
 
-    /// Stores an event and sends it as the control interface's `Event` signal.
-    private func announce(_ kind: String, _ detail: [String: String]) {
+    /// Stores an event, sends it as the control interface's `Event` signal,
+    /// and (for the reconciler's events) queues it for upload with the samples.
+    private func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) {
         try? store.record(kind, detail: detail)
         let json = (try? JSONEncoder.sorted.encode(detail)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event", arguments: [.string(kind), .string(json)])
+        guard upload else { return }
+        let fields = #""type":"\#(kind)""# + (json.count > 2 ? "," + json.dropFirst().dropLast() : "")
+        _ = try? outbox.append([Sample(time: now, tripID: currentTrip, kind: .event, fields: fields)])
     }
 
     /// The open trip's id, for the control interface.
@@ -204,13 +213,13 @@ actor RecorderService {
             if sample.fields.contains("tripStarted"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) started")
                 try? recordings.tripStarted(id, at: sample.time)
-                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(sample.time)])
+                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
             } else if sample.fields.contains("tripResumed"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) resumed")
             } else if sample.fields.contains("tripEnded"), let id = sample.tripID {
                 Log.notice("recording: trip \(id) ended")
                 try? recordings.tripEnded(id, at: sample.time, reason: sample.fields.contains("maxDuration") ? "maxDuration" : "beaconLost")
-                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(sample.time)])
+                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
                 ended = true
             }
         }
