@@ -68,7 +68,8 @@ extension QueueCommandTests {
         _ = try rig.run(["queue", "flush"], environment: bus.environment)
         try await Task.sleep(for: .seconds(1))
         #expect(try rig.backend.summary().posts == 0)
-        #expect(try outbox.status().depth == 50)
+        // The 50, plus the daemon's own event samples (the missing location source).
+        #expect(try outbox.status().depth >= 50)
 
         #expect(try rig.run(login, stdin: Glewlwyd.password + "\n", environment: bus.environment).status == 0)
         try await withDeadline(.seconds(30), "the flush after login") {

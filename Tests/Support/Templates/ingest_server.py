@@ -24,7 +24,7 @@ import base64, gzip, json, random, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 state = {
-    "settings": {"settings": {"gap_threshold_s": 60}, "commands": []},
+    "settings": {"settings": {}, "commands": []},
     "account": {"user_id": "user-1", "vehicle_id": "vehicle-7", "api_base_url": None},
     "requests": [],
     "samples": {},
