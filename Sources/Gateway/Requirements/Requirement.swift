@@ -12,6 +12,8 @@ public enum Requirement: String, Sendable, Hashable, CaseIterable, Codable, Comp
     case adapterPowered = "adapter-powered"
     /// gpsd (or the NMEA device) cannot be reached.
     case location = "location"
+    /// The store cannot take more samples (the disk is full).
+    case storage = "storage"
 
     /// What to do about it, for logs and `status`.
     public var hint: String {
@@ -22,6 +24,7 @@ public enum Requirement: String, Sendable, Hashable, CaseIterable, Codable, Comp
         case .bluetoothAdapter: "no Bluetooth adapter found (check [Bluetooth] Adapter, lsusb, dmesg)"
         case .adapterPowered: "the adapter is off (bluetoothctl power on; rfkill unblock bluetooth)"
         case .location: "the location source is unreachable (systemctl start gpsd, or check [Location] Source)"
+        case .storage: "the store cannot be written: free disk space under the data directory, then reload (systemctl reload waymark)"
         }
     }
 

@@ -118,6 +118,7 @@ struct GatewayDaemon {
                 }
                 await evaluate(configuration, bus: bus, state: state, store: store)
                 await uplink.current?.reconcile()
+                await recorder.recheckStorage()
                 await recorder.reconcile(missing: await state.missing)
             case .flush:
                 await uplink.current?.flush()

@@ -35,6 +35,9 @@ actor RecorderService {
     private var heartbeatStored = 0.0
     /// Between logind's PrepareForSleep(true) and (false): nothing is collected.
     private var sleeping = false
+    /// A commit failed for lack of space: storage counts as missing until a reload.
+    private var storageFull = false
+    private var lastMissing: [Requirement] = []
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, isAuthorized: @escaping @Sendable () async -> Bool,
          samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
@@ -86,6 +89,8 @@ actor RecorderService {
     /// Matches the runtime to the intent; at launch and whenever the system
     /// becomes active again. Guarded by the session; never logs out.
     func reconcile(missing: [Requirement]) async {
+        lastMissing = missing
+        let missing = storageFull ? missing + [.storage] : missing
         reconciler.intent = (try? recordings.intent) ?? reconciler.intent
         // Remote settings may override the gap threshold.
         if let remote = ((try? SessionStore(database: store.database).settings()) ?? nil)?.gapThreshold {
@@ -166,6 +171,9 @@ actor RecorderService {
         try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
     }
 
+    /// After a reload: if space was freed, the next commit will tell.
+    func recheckStorage() { storageFull = false }
+
     /// The system is about to sleep: make the store durable; nothing
     /// session-related happens here.
     func prepareForSleep() {
@@ -190,7 +198,7 @@ actor RecorderService {
     /// The newest fix taken while running, for the control interface.
     private(set) var lastFix: String?
 
-    private func observe(_ observation: Observation) async {
+    func observe(_ observation: Observation) async {
         guard !sleeping else { return }
         if case .fix(let fields, _) = observation { lastFix = "{" + fields + "}" }
         reconciler.collected(at: now)
@@ -229,6 +237,11 @@ actor RecorderService {
             })
         } catch {
             Log.error("recording: cannot commit \(samples.count) samples: \(error)")
+            // Disk full: stop with a requirement-lost event; what is stored stays intact.
+            if let error = error as? StorageError, error.isFull, !storageFull {
+                storageFull = true
+                await reconcile(missing: lastMissing)
+            }
             return
         }
         await samplesCommitted(samples.count, ended)

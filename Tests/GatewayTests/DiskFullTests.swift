@@ -1,0 +1,45 @@
+import Foundation
+@testable import Gateway
+import PeerHarness
+import Recording
+import Storage
+import Testing
+import Upload
+
+/// A full disk, made with SQLite's own page limit on the store: recording
+/// stops with storage lost while running, the intent stays armed, and what
+/// was committed before is intact.
+struct DiskFullTests {
+    @Test func aFullDiskStopsRecordingAndCorruptsNothing() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let store = try GatewayStore(path: work.file("data/waymark.db"))
+        try RecordingStore(database: store.database).setIntent(.armed)
+        _ = try PairingStore(database: store.database).pair(identity: "ibeacon:car", role: .vehicle, label: "car", bindkey: nil)
+        var configuration = Configuration()
+        configuration.recording.fixInterval = .zero
+        let recorder = RecorderService(store: store, configuration: configuration, bus: nil, isAuthorized: { true },
+                                       samplesCommitted: { _, _ in })
+        await recorder.reconcile(missing: [])
+        #expect(await recorder.running)
+        let start = Date().timeIntervalSince1970
+        for step in 0..<3 { await recorder.observe(.vehicle(rssi: -50, at: start + Double(step))) }
+        for step in 0..<50 { await recorder.observe(.fix(fields: #""lat":48.2,"n":\#(step)"#, at: start + 3 + Double(step))) }
+        let outbox = Outbox(database: store.database)
+        let before = try outbox.status().depth
+        #expect(before > 50)
+
+        // No page may be added from now on.
+        let pages = try store.database.read { try $0.scalar("PRAGMA page_count")?.integer ?? 0 }
+        try store.database.write { try $0.run("PRAGMA max_page_count = \(pages)") }
+        var step = 0
+        while await recorder.running, step < 100_000 {
+            await recorder.observe(.fix(fields: #""lat":48.2,"pad":"\#(String(repeating: "x", count: 200))","n":\#(step)"#, at: start + 60 + Double(step)))
+            step += 1
+        }
+        #expect(!(await recorder.running), "recording stopped")
+        #expect(await recorder.intent == .armed, "the intent is kept")
+        #expect(try store.database.read { try $0.scalar("PRAGMA integrity_check")?.text } == "ok")
+        #expect(try outbox.status().depth >= before, "nothing committed was lost")
+    }
+}
