@@ -25,6 +25,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private let waker: AsyncStream<Bool>.Continuation
     private var runner: Task<Void, Never>?
     private var ageTimer: Task<Void, Never>?
+    /// The pending retry after a temporary failure; routine wakes wait for it.
+    private var retryTimer: Task<Void, Never>?
     private var backoff: Backoff
     /// Samples added since the last exact count, so `samplesAdded` need not count the table.
     private var addedSinceCount = 0
@@ -59,12 +61,14 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     public func stop() async {
         runner?.cancel()
         ageTimer?.cancel()
+        retryTimer?.cancel()
         waker.finish()
         await runner?.value
         runner = nil
     }
 
-    /// Sends everything queued now (start-up, trip end, login, network back).
+    /// Sends everything queued now (start-up, trip end, login, network back),
+    /// without waiting out a pending backoff.
     public nonisolated func flush() { waker.yield(true) }
 
     /// New samples were committed: send full batches now, a partial one
@@ -72,12 +76,12 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     public func samplesAdded(_ count: Int = 1) {
         addedSinceCount += count
         if lastCount + addedSinceCount >= options.batchCount || lastCount + addedSinceCount > options.maxQueuedSamples {
-            waker.yield(true)
+            waker.yield(false)
         } else if ageTimer == nil {
             let clock = clock, age = options.batchAge, waker = waker
             ageTimer = Task {
                 try? await clock.sleep(for: age)
-                waker.yield(true)
+                waker.yield(false)
                 await self.clearAgeTimer()
             }
         }
@@ -85,8 +89,13 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     private func clearAgeTimer() { ageTimer = nil }
 
+    /// A wake is explicit (`flush`, a retry falling due) or routine (new
+    /// samples): routine wakes leave a pending backoff alone.
     private func run() async {
-        for await _ in wakes {
+        for await explicit in wakes {
+            if !explicit, retryTimer != nil { continue }
+            retryTimer?.cancel()
+            retryTimer = nil
             await drain()
         }
     }
@@ -151,8 +160,12 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             let delay = min(options.retryCap, max(retryAfter ?? .zero, jittered))
             try? outbox.noteError(status.map { "HTTP \($0)" } ?? "no response")
             sink.yield(.retrying(status: status, delay: delay))
-            do { try await clock.sleep(for: delay) } catch { return false }
-            return true
+            let clock = clock, waker = waker
+            retryTimer = Task {
+                guard (try? await clock.sleep(for: delay)) != nil else { return }
+                waker.yield(true)
+            }
+            return false
         case .notAuthorized:
             sink.yield(.waitingForLogin)
             return false

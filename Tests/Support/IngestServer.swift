@@ -7,11 +7,12 @@ public final class IngestServer: @unchecked Sendable {
     public let process: ChildProcess
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    public init(directory: TemporaryDirectory) throws {
-        port = try FreePort.tcp()
-        process = try ChildProcess("/usr/bin/python3", [PeerTemplates.path("ingest_server.py"), String(port)],
-                                   aptPackage: "python3", logPath: directory.file("ingest-\(port).log"))
-        try FreePort.waitForListener(port: port, process: process)
+    /// `port` lets a test bring the server back where it was, after an outage.
+    public init(directory: TemporaryDirectory, port: Int? = nil) throws {
+        self.port = try port ?? FreePort.tcp()
+        process = try ChildProcess("/usr/bin/python3", [PeerTemplates.path("ingest_server.py"), String(self.port)],
+                                   aptPackage: "python3", logPath: directory.file("ingest-\(self.port)-\(UUID().uuidString.prefix(4)).log"))
+        try FreePort.waitForListener(port: self.port, process: process)
     }
 
     deinit { stop() }

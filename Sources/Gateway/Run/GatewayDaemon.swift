@@ -67,6 +67,7 @@ struct GatewayDaemon {
         }
         if let bus, let watch = await watchBluetooth(on: bus, wake) { tasks.append(watch) }
         if let bus, let watch = await watchSleep(on: bus, wake) { tasks.append(watch) }
+        if let bus, let watch = await watchNetwork(on: bus, wake) { tasks.append(watch) }
         let inhibitor = bus.map(SleepInhibitor.init)
         await inhibitor?.take()
         var configuration = configuration
@@ -210,6 +211,27 @@ struct GatewayDaemon {
             }
         } catch {
             Log.warning("cannot watch BlueZ on the system bus: \(error)")
+            return nil
+        }
+    }
+
+    /// NetworkManager reporting full connectivity (NM_STATE_CONNECTED_GLOBAL,
+    /// 70) after an outage: upload now instead of waiting out the backoff.
+    private func watchNetwork(on bus: DBusConnection, _ wake: AsyncStream<Wake>.Continuation) async -> Task<Void, Never>? {
+        do {
+            let signals = try await bus.signals(matching: MatchRule(
+                sender: "org.freedesktop.NetworkManager", interface: "org.freedesktop.NetworkManager", member: "StateChanged",
+                path: "/org/freedesktop/NetworkManager"))
+            return Task {
+                for await message in signals {
+                    if case .uint32(let state)? = (try? message.arguments())?.first, state >= 70 {
+                        Log.info("network: connected; uploading")
+                        wake.yield(.flush)
+                    }
+                }
+            }
+        } catch {
+            Log.warning("cannot watch NetworkManager: \(error)")
             return nil
         }
     }

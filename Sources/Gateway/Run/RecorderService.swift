@@ -128,7 +128,9 @@ actor RecorderService {
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event", arguments: [.string(kind), .string(json)])
         guard upload else { return }
         let fields = #""type":"\#(kind)""# + (json.count > 2 ? "," + json.dropFirst().dropLast() : "")
-        _ = try? outbox.append([Sample(time: now, tripID: currentTrip, kind: .event, fields: fields)])
+        guard (try? outbox.append([Sample(time: now, tripID: currentTrip, kind: .event, fields: fields)])) != nil else { return }
+        let committed = samplesCommitted
+        Task { await committed(1, false) }
     }
 
     /// The open trip's id, for the control interface.

@@ -14,16 +14,23 @@ actor Uplink {
     private var keeper: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String) {
+    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration.Upload()) {
         self.session = session
+        var options = UploadOptions()
+        options.batchCount = upload.batchSize
+        options.batchBytes = Int(upload.batchBytes)
+        options.batchAge = upload.batchAge
+        options.retryCap = upload.retryCap
         uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: session,
-                            baseURL: { await session.apiBaseURL }, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
+                            baseURL: { await session.apiBaseURL }, options: options, clock: ContinuousClock(),
+                            now: { Date().timeIntervalSince1970 })
     }
 
     /// Builds the uplink when a session is configured; nil (uploads off) otherwise.
     static func make(_ configuration: Configuration, store: GatewayStore, deviceID: String) -> Uplink? {
         do {
-            return Uplink(session: try SessionFactory.manager(configuration, store: store), store: store, deviceID: deviceID)
+            return Uplink(session: try SessionFactory.manager(configuration, store: store), store: store, deviceID: deviceID,
+                          upload: configuration.upload)
         } catch {
             Log.notice("uploads off: \(error)")
             return nil
