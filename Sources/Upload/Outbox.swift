@@ -116,14 +116,33 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Drops the oldest samples while the queue holds more than `maxRows`,
-    /// recording exactly which range went.
+    /// Drops the oldest samples while the queue holds more than `maxRows`
+    /// samples or `maxBytes` of JSON, recording exactly which range went.
     @discardableResult
-    public func enforceCap(maxRows: Int, at time: Double) throws -> DroppedRange? {
+    public func enforceCap(maxRows: Int, maxBytes: Int = .max, at time: Double) throws -> DroppedRange? {
         try database.write { connection in
-            let count = Int(try connection.scalar("SELECT count(*) FROM outbox")?.integer ?? 0)
-            guard count > maxRows else { return nil }
-            let excess = count - maxRows
+            let (count, bytes) = try connection.rows("SELECT count(*), coalesce(sum(bytes), 0) FROM outbox") {
+                (Int($0.integer(0)), Int($0.integer(1)))
+            }.first ?? (0, 0)
+            var excess = max(0, count - maxRows)
+            if bytes > maxBytes {
+                // Walk the oldest rows until enough bytes would go.
+                var freed = 0, rows = 0, after: Int64 = 0
+                while freed < bytes - maxBytes {
+                    let chunk = try connection.rows("SELECT seq, bytes FROM outbox WHERE seq > ? ORDER BY seq LIMIT 10000", [.integer(after)]) {
+                        ($0.integer(0), Int($0.integer(1)))
+                    }
+                    guard !chunk.isEmpty else { break }
+                    for (seq, size) in chunk where freed < bytes - maxBytes {
+                        freed += size
+                        rows += 1
+                        after = seq
+                    }
+                    after = max(after, chunk.last?.0 ?? after)
+                }
+                excess = max(excess, rows)
+            }
+            guard excess > 0 else { return nil }
             guard let range = try connection.rows(
                 "SELECT min(seq), max(seq), min(time), max(time), count(*) FROM (SELECT seq, time FROM outbox ORDER BY seq LIMIT ?)",
                 [.integer(Int64(excess))], { row in

@@ -10,6 +10,8 @@ public struct UploadOptions: Sendable, Equatable {
     public var retryCap: Duration = .seconds(300)
     /// The outbox keeps at most this many samples; older ones are dropped, and recorded.
     public var maxQueuedSamples = 2_000_000
+    /// …and at most this many bytes of sample JSON (`[Upload] MaxQueueBytes`).
+    public var maxQueuedBytes = 256 << 20
     public var requestTimeout: Duration = .seconds(30)
 
     public init() {}

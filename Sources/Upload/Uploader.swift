@@ -103,7 +103,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private func drain() async {
         // The cap is checked once per drain: counting the table per batch
         // would cost a scan of it each time.
-        if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, at: now()) {
+        if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, maxBytes: options.maxQueuedBytes, at: now()) {
             Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
             sink.yield(.dataDropped(dropped))
         }

@@ -168,3 +168,23 @@ struct UploaderTests {
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
     }
 }
+
+extension UploaderTests {
+    /// The byte cap drops the fewest oldest samples that bring the queue
+    /// under it, and records them.
+    @Test func theByteCapDropsJustEnoughOfTheOldest() throws {
+        let directory = try TemporaryDirectory("waymark-cap")
+        defer { directory.remove() }
+        let outbox = Outbox(database: try Database(path: directory.file("o.db"), migrations: [Migration(1, Outbox.schema)]))
+        try outbox.append((0..<150).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        let total = try outbox.status().bytes
+        let cap = total * 2 / 3
+        let dropped = try #require(try outbox.enforceCap(maxRows: .max, maxBytes: cap, at: 0))
+        let left = try outbox.status().bytes
+        #expect(dropped.firstSeq == 1 && left <= cap)
+        let lastDropped = try outbox.database.read { _ in Batch.object(QueuedSample(seq: dropped.lastSeq, sample: Sample(
+            time: 1_796_000_000 + Double(dropped.lastSeq - 1), kind: .fix, fields: #""n":\#(dropped.lastSeq - 1)"#), bytes: 0)).utf8.count + 8 }
+        #expect(left + lastDropped > cap, "no more than needed went")
+        #expect(try outbox.status().depth == 150 - dropped.count)
+    }
+}

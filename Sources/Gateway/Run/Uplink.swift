@@ -21,6 +21,7 @@ actor Uplink {
         options.batchBytes = Int(upload.batchBytes)
         options.batchAge = upload.batchAge
         options.retryCap = upload.retryCap
+        options.maxQueuedBytes = Int(upload.maxQueueBytes)
         uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: session,
                             baseURL: { await session.apiBaseURL }, options: options, clock: ContinuousClock(),
                             now: { Date().timeIntervalSince1970 })
