@@ -68,8 +68,8 @@ struct UploadBench {
         for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(Self.samples(10_000, from: start)) }
 
         var options = UploadOptions()
-        options.batchCount = 2000
-        options.batchBytes = 1 << 20
+        options.batchCount = 5000
+        options.batchBytes = 2 << 20
         let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: session, baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
         await uploader.start()
@@ -83,7 +83,7 @@ struct UploadBench {
         let raw = sample.json(deviceID: "gw-bench")
         let ratio = Double(raw.count) / Double(Gzip.compress(raw).count)
         report.add("upload.samples", Double(stored) / seconds, unit: "samples/s",
-                   note: "\(stored) of \(total) to the loopback ingest server (Python), gzip \(String(format: "%.1f", ratio)):1, 2000 per request")
+                   note: "\(stored) of \(total) to the loopback ingest server (Python), gzip \(String(format: "%.1f", ratio)):1, 5000 per request ([Upload] BatchSize = 5000, BatchBytes = 2M)")
         report.add("upload.backlog", seconds, unit: "s", note: "time to flush a \(total)-sample backlog")
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Location
 import Logging
 import Session
 import Upload
@@ -14,8 +15,11 @@ actor Uplink {
     private var keeper: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
 
+    let store: GatewayStore
+
     init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration.Upload()) {
         self.session = session
+        self.store = store
         var options = UploadOptions()
         options.batchCount = upload.batchSize
         options.batchBytes = Int(upload.batchBytes)
@@ -40,12 +44,17 @@ actor Uplink {
 
     func start() async {
         await uploader.start()
-        let uploader = uploader
+        let uploader = uploader, store = store
         watcher = Task {
             for await event in uploader.events {
                 switch event {
                 case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
-                case .dataDropped(let range): Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
+                case .dataDropped(let range):
+                    Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
+                    try? store.record("dataDropped", detail: [
+                        "from_seq": String(range.firstSeq), "to_seq": String(range.lastSeq),
+                        "from": CivilTime.iso8601(range.firstTime), "to": CivilTime.iso8601(range.lastTime),
+                    ])
                 default: break
                 }
             }
