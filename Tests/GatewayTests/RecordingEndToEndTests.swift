@@ -9,51 +9,20 @@ import Testing
 /// bus, gpsd reading a receiver on a pty, glewlwyd, and the ingest server.
 @Suite(.serialized)
 struct RecordingEndToEndTests {
-    static let beacon = "C0:FF:EE:00:00:01"
-
-    static func ibeacon() -> DBusDictEntry {
-        DBusDictEntry(.uint16(0x004C), .variant(.bytes(Advertisement.parseHex(BluetoothCommandTests.ibeaconHex)!)))
-    }
-
     /// Seed step 1: log in; the paired beacon appears; a trip starts; fixes
     /// are recorded; the beacon goes; the trip ends and is uploaded.
     @Test func aTripStartsWithTheBeaconRecordsFixesAndEndsWhenItLeaves() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
-        let receiver = try SimulatedReceiver()
-        defer { receiver.stop() }
-        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
-        defer { gpsd.stop() }
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8) + """
-
-            [Location]
-            Source = gpsd://127.0.0.1:\(gpsd.port)
-
-            [Recording]
-            BeaconLostTimeout = 1s
-            ReopenWindow = 2s
-            FixInterval = 200ms
-            BeaconInterval = 500ms
-
-            """
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-
-        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle", "--label", "car"]).status == 0)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let car = try await RecordingRig(
+            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\n", pairVehicle: true)
+        defer { car.stop() }
+        let (rig, bluez) = (car.session, car.bluez)
+        let daemon = try await car.startDaemon()
         defer { daemon.stop() }
-        try await withDeadline(.seconds(20), "recording to run") {
-            while !daemon.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        try await RecordingRig.waitFor("recording: running", in: daemon)
 
-        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
-        for step in 0..<15 {
-            try await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: Int16(-50 - step % 5))
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        let beacon = try await car.keepBeaconInSight()
+        try await Task.sleep(for: .seconds(3))
+        beacon.cancel()
         #expect(daemon.output.contains("started"), "\(daemon.output.suffix(2000))")
         let properties = try await bluez.connection.call(
             destination: "io.waymark.Gateway1", path: "/io/waymark/Gateway", interface: "org.freedesktop.DBus.Properties",
@@ -90,41 +59,26 @@ extension RecordingEndToEndTests {
     /// and reports the dead time as a gap; after `waymark logout` a restart
     /// does not arm, and `status` says why.
     @Test func aKilledDaemonReArmsByItselfAndAfterLogoutItDoesNot() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
-        let receiver = try SimulatedReceiver()
-        defer { receiver.stop() }
-        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
-        defer { gpsd.stop() }
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n\n[Recording]\nGapThreshold = 1s\n"
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-
-        let first = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
-        try await withDeadline(.seconds(20), "recording to run") {
-            while !first.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let car = try await RecordingRig(config: "[Recording]\nGapThreshold = 1s\n")
+        defer { car.stop() }
+        let (rig, bluez) = (car.session, car.bluez)
+        let first = try await car.startDaemon()
+        try await RecordingRig.waitFor("recording: running", in: first)
         // Let the heartbeat be stored, then kill without warning.
         try await Task.sleep(for: .seconds(5.5))
         first.kill(SIGKILL)
         _ = try first.wait(timeout: 5)
         try await Task.sleep(for: .seconds(2))
 
-        let second = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
-        try await withDeadline(.seconds(20), "recording to run again") {
-            while !second.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let second = try await car.startDaemon()
+        try await RecordingRig.waitFor("recording: running", in: second)
         #expect(second.output.contains("telemetry gap from"), "\(second.output.suffix(1500))")
         #expect(!second.output.contains("not authorized"), "no login was needed")
         second.kill(SIGTERM)
         #expect(try second.wait(timeout: 5) == 0)
 
         #expect(try rig.run(["logout"]).status == 0)
-        let third = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let third = try await car.startDaemon()
         defer { third.stop() }
         try await Task.sleep(for: .seconds(1))
         #expect(!third.output.contains("recording: running"))
@@ -141,30 +95,16 @@ extension RecordingEndToEndTests {
     /// restored and recording runs. The adapter removed: lost while running,
     /// intent still armed; back: running again, and the gap is reported.
     @Test func requirementsMissingLostAndRestoredDriveTheRuntime() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
-        let port = try FreePort.tcp()
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(port)\n\n[Recording]\nGapThreshold = 1s\n"
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let car = try await RecordingRig(config: "[Recording]\nGapThreshold = 1s\n", gpsdRunning: false)
+        defer { car.stop() }
+        let (rig, bluez) = (car.session, car.bluez)
+        let daemon = try await car.startDaemon()
         defer { daemon.stop() }
-        func waitFor(_ text: String, after offset: Int = 0) async throws {
-            try await withDeadline(.seconds(30), text) {
-                while !daemon.output.dropFirst(offset).contains(text) { try await Task.sleep(for: .milliseconds(50)) }
-            }
-        }
+        func waitFor(_ text: String, after offset: Int = 0) async throws { try await RecordingRig.waitFor(text, in: daemon, after: offset) }
         try await waitFor("recording: requirements missing: location")
         #expect(!daemon.output.contains("recording: running"))
 
-        let receiver = try SimulatedReceiver()
-        defer { receiver.stop() }
-        let gpsd = try GPSDaemon(device: receiver.terminal.path, port: port, directory: rig.work)
-        defer { gpsd.stop() }
+        try car.startGPSD()
         try await waitFor("recording: requirements missing: none, all restored")
         try await waitFor("recording: running")
 
@@ -188,38 +128,17 @@ extension RecordingEndToEndTests {
     /// silently, a long one is reported as a gap; no login is needed and
     /// nothing is logged out; recording goes on.
     @Test func suspendAndResumeKeepTheSessionAndReportOnlyLongPausesAsGaps() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
+        // A trip is needed for fixes to count: the paired beacon stays in sight.
+        let car = try await RecordingRig(config: "[Recording]\nGapThreshold = 2s\n", pairVehicle: true)
+        defer { car.stop() }
+        let (rig, bluez) = (car.session, car.bluez)
         let logind = try await LogindMock(on: bluez.bus)
         defer { logind.process.stop() }
-        let receiver = try SimulatedReceiver()
-        defer { receiver.stop() }
-        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
-        defer { gpsd.stop() }
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n\n[Recording]\nGapThreshold = 2s\n"
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-        // A trip is needed for fixes to count: pair a beacon and keep it in sight.
-        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle"]).status == 0)
-        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let daemon = try await car.startDaemon()
         defer { daemon.stop() }
-        func waitFor(_ text: String, after offset: Int = 0) async throws {
-            try await withDeadline(.seconds(30), text) {
-                while !daemon.output.dropFirst(offset).contains(text) { try await Task.sleep(for: .milliseconds(50)) }
-            }
-        }
+        func waitFor(_ text: String, after offset: Int = 0) async throws { try await RecordingRig.waitFor(text, in: daemon, after: offset) }
         try await waitFor("recording: running")
-        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
-        let beacon = Task {
-            while !Task.isCancelled {
-                try? await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -55)
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        let beacon = try await car.keepBeaconInSight()
         defer { beacon.cancel() }
         try await waitFor("started")
 
@@ -272,37 +191,20 @@ extension RecordingEndToEndTests {
     /// Seed step 4: the daemon restarts (as systemd's Restart=always would)
     /// while the beacon is in range: the same trip goes on, with no user action.
     @Test func aRestartWithTheBeaconPresentContinuesTheSameTrip() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
-        let receiver = try SimulatedReceiver()
-        defer { receiver.stop() }
-        let gpsd = try GPSDaemon(device: receiver.terminal.path, directory: rig.work)
-        defer { gpsd.stop() }
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n"
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-        #expect(try rig.run(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--role", "vehicle"]).status == 0)
-        try await bluez.addDevice(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -50)
-        let beacon = Task {
-            while !Task.isCancelled {
-                try? await bluez.advertise(Self.beacon, manufacturer: [Self.ibeacon()], rssi: -55)
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        let car = try await RecordingRig(pairVehicle: true)
+        defer { car.stop() }
+        let rig = car.session
+        let beacon = try await car.keepBeaconInSight()
         defer { beacon.cancel() }
 
-        let first = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let first = try await car.startDaemon()
         try await withDeadline(.seconds(30), "the trip") {
             while !first.output.contains("started") { try await Task.sleep(for: .milliseconds(50)) }
         }
         first.kill(SIGKILL)
         _ = try first.wait(timeout: 5)
 
-        let second = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let second = try await car.startDaemon()
         defer { second.stop() }
         try await withDeadline(.seconds(30), "the trip to go on") {
             while !second.output.contains("resumed") { try await Task.sleep(for: .milliseconds(50)) }
