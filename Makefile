@@ -9,7 +9,19 @@ PREFIX ?= /usr/local
 APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
 	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl
 
-.PHONY: all build release test deps demo bench clean
+.PHONY: all build release test deps demo bench clean install uninstall
+
+# What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
+# the debug binary, which the tests use to skip a release build.
+BUILD ?= release
+BINDIR = $(PREFIX)/bin
+UNITDIR ?= /lib/systemd/system
+INSTALLED = $(DESTDIR)$(BINDIR)/waymark \
+	$(DESTDIR)$(UNITDIR)/waymark.service \
+	$(DESTDIR)/usr/share/dbus-1/system.d/io.waymark.Gateway1.conf \
+	$(DESTDIR)/usr/lib/sysusers.d/waymark.conf \
+	$(DESTDIR)/usr/lib/tmpfiles.d/waymark.conf \
+	$(DESTDIR)/usr/lib/udev/rules.d/60-waymark.rules
 
 all: build
 
@@ -42,6 +54,25 @@ demo: deps build
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench
+
+install:
+	$(SWIFT) build -c $(BUILD) --product waymark
+	install -D -m 0755 .build/$(BUILD)/waymark $(DESTDIR)$(BINDIR)/waymark
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' hardware/waymark.service > $(DESTDIR)$(UNITDIR)/waymark.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/waymark.service
+	install -D -m 0644 hardware/io.waymark.Gateway1.conf $(DESTDIR)/usr/share/dbus-1/system.d/io.waymark.Gateway1.conf
+	install -D -m 0644 hardware/waymark.sysusers $(DESTDIR)/usr/lib/sysusers.d/waymark.conf
+	install -D -m 0644 hardware/waymark.tmpfiles $(DESTDIR)/usr/lib/tmpfiles.d/waymark.conf
+	install -D -m 0644 udev/60-waymark.rules $(DESTDIR)/usr/lib/udev/rules.d/60-waymark.rules
+	@# The config is the user's once installed: never overwritten.
+	install -d -m 0755 $(DESTDIR)/etc/waymark
+	test -e $(DESTDIR)/etc/waymark/waymark.conf || \
+		.build/$(BUILD)/waymark config --defaults > $(DESTDIR)/etc/waymark/waymark.conf
+
+# Removes what install put in place, except the config and the data.
+uninstall:
+	rm -f $(INSTALLED)
 
 clean:
 	rm -rf .build
