@@ -1,0 +1,165 @@
+import DBus
+import FoundationEssentials
+internal import Glibc
+import HTTP
+import Location
+import Logging
+import Session
+import Storage
+
+/// `waymark doctor [--json]`: every requirement checked, with a fix for each
+/// failure. Exit 0 when everything passes, 1 otherwise.
+enum Doctor {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "doctor", summary: "Check Bluetooth, location, store, session, clock and network, with a fix for each failure.",
+                    options: [OptionSpec(name: "--json", help: "one JSON object")], run: run),
+    ]
+
+    struct Check: Encodable {
+        var area: String
+        var name: String
+        var ok: Bool
+        var detail: String
+        var fix: String?
+    }
+
+    static func run(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        var checks: [Check] = []
+        checks += await bluetooth(configuration)
+        checks += await location(configuration)
+        checks += store(invocation)
+        checks += await session(configuration, invocation)
+        checks.append(clock())
+        if invocation.flag("--json") {
+            print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": checks])) ?? Data(), as: UTF8.self))
+        } else {
+            for check in checks {
+                print("\(check.ok ? "ok  " : "FAIL")  \(check.area): \(check.name): \(check.detail)")
+                if !check.ok, let fix = check.fix { print("      fix: \(fix)") }
+            }
+        }
+        return checks.allSatisfy(\.ok) ? .ok : .failure
+    }
+
+    private static func bluetooth(_ configuration: Configuration) async -> [Check] {
+        let bus = try? await DBusConnection.system()
+        defer { bus?.close() }
+        let missing = await BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
+        var checks = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered].map { requirement in
+            Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
+                  detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint)
+        }
+        let blocked = rfkillBlocked()
+        checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
+                            detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
+                            fix: "rfkill unblock bluetooth"))
+        return checks
+    }
+
+    /// Bluetooth radios blocked in software or hardware, from /sys/class/rfkill.
+    private static func rfkillBlocked() -> [String] {
+        let base = "/sys/class/rfkill"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
+        return entries.compactMap { entry in
+            func read(_ name: String) -> String {
+                (try? String(contentsOfFile: "\(base)/\(entry)/\(name)", encoding: .utf8))?.filter { !$0.isNewline } ?? ""
+            }
+            guard read("type") == "bluetooth", read("soft") == "1" || read("hard") == "1" else { return nil }
+            return read("name")
+        }
+    }
+
+    /// The best state the location reader reaches within three seconds.
+    private static func location(_ configuration: Configuration) async -> [Check] {
+        let reader = LocationReader(source: configuration.location.source, clock: ContinuousClock())
+        await reader.start()
+        let events = reader.events
+        let best = Task {
+            var last = LocationState.unreachable
+            for await event in events {
+                guard case .state(let current) = event else { continue }
+                last = current
+                if current == .fix { break }
+            }
+            return last
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(3))
+            await reader.stop()
+        }
+        let state = await best.value
+        timeout.cancel()
+        await reader.stop()
+        let source = configuration.location.source.description
+        return [
+            Check(area: "location", name: "reachable", ok: state != .unreachable, detail: source, fix: Requirement.location.hint),
+            Check(area: "location", name: "device", ok: state == .noFix || state == .fix, detail: state.rawValue,
+                  fix: "plug in the receiver; check dmesg and /dev/waymark-gps"),
+            Check(area: "location", name: "fix", ok: state == .fix, detail: state.rawValue, fix: "give the antenna a view of the sky"),
+        ]
+    }
+
+    private static func store(_ invocation: Invocation) -> [Check] {
+        let directory = invocation.dataDirectory
+        var info = stat()
+        let exists = stat(directory, &info) == 0
+        let privateDirectory = exists && info.st_mode & 0o077 == 0
+        let writable = access(directory, W_OK) == 0
+        var integrity = "not created yet"
+        var intact = true
+        if access(invocation.storePath, F_OK) == 0 {
+            do {
+                let store = try GatewayStore(path: invocation.storePath)
+                integrity = try store.database.read { try $0.scalar("PRAGMA quick_check")?.text } ?? "?"
+                intact = integrity == "ok"
+            } catch {
+                integrity = "\(error)"
+                intact = false
+            }
+        }
+        return [
+            Check(area: "store", name: "writable", ok: !exists || writable, detail: directory, fix: "chown waymark: \(directory)"),
+            Check(area: "store", name: "permissions", ok: !exists || privateDirectory,
+                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
+            Check(area: "store", name: "integrity", ok: intact, detail: integrity, fix: "a damaged store is moved aside at the next start"),
+        ]
+    }
+
+    private static func session(_ configuration: Configuration, _ invocation: Invocation) async -> [Check] {
+        let stored = try? GatewayStore(path: invocation.storePath)
+        let session = stored.flatMap { try? SessionStore(database: $0.database).load() }
+        let now = Date().timeIntervalSince1970
+        let identity = SessionCommands.Identity(session, now: now)
+        var checks = [
+            Check(area: "session", name: "authorized", ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in",
+                  fix: "waymark login"),
+            Check(area: "session", name: "account", ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none",
+                  fix: "waymark login (fetches the account)"),
+        ]
+        let base = session?.account?.apiBaseURL ?? configuration.backend.baseURL ?? ""
+        if base.isEmpty {
+            checks.append(Check(area: "network", name: "backend", ok: false, detail: "no backend URL", fix: "set [Backend] BaseURL"))
+        } else {
+            var request = HTTPRequest(method: "HEAD", url: base, timeout: .seconds(5))
+            request.headers = []
+            let reached: String
+            do {
+                reached = "answered \((try await HTTPClient(caFile: configuration.session.caFile).send(request)).status)"
+            } catch {
+                reached = "\(error)"
+            }
+            checks.append(Check(area: "network", name: "backend", ok: reached.hasPrefix("answered"), detail: "\(base): \(reached)",
+                                fix: "check the network, DNS, and [Session] CAFile"))
+        }
+        return checks
+    }
+
+    /// The Pi has no RTC: before NTP syncs, the clock can be years behind.
+    private static func clock() -> Check {
+        let year = CivilTime.iso8601(Date().timeIntervalSince1970).prefix(4)
+        let plausible = (Int(year) ?? 0) >= 2025
+        return Check(area: "system", name: "clock", ok: plausible, detail: "year \(year)",
+                     fix: "wait for NTP (timedatectl), or add an RTC; trip times depend on it")
+    }
+}
