@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 # real peers the tests start (dbus-daemon, python-dbusmock, busctl, sqlite3,
 # gpsd with gpsfake).
 APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
-	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl
+	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel
 
 .PHONY: all build release test deps demo bench clean install uninstall
 

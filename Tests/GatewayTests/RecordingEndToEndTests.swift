@@ -37,6 +37,8 @@ struct RecordingEndToEndTests {
         let trips = try rig.run(["trips", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(trips.output.utf8)) as? [[String: Any]])
         #expect(list.count == 1 && list.first?["end_reason"] as? String == "beaconLost")
+        let track = try rig.run(["export", "--trip", try #require(list.first?["id"] as? String), "--format", "csv"])
+        #expect(track.output.split(separator: "\n").filter { $0.contains("48.217558333") }.count >= 3, "\(track.output)")
 
         // The trip's end flushes the queue: start and end events, fixes and beacon samples.
         try await withDeadline(.seconds(20), "the upload") {

@@ -1,7 +1,7 @@
 import Advertisements
 import BlueZ
 import DBus
-import FoundationEssentials
+import Foundation
 import Location
 import Logging
 import Recording
@@ -246,7 +246,16 @@ actor RecorderService {
             }
             return
         }
+        try? recordings.addPoints(samples.compactMap(Self.point))
         await samplesCommitted(samples.count, ended)
+    }
+
+    /// A fix sample's position, for the trip's track.
+    static func point(_ sample: RecordedSample) -> TripPoint? {
+        guard sample.kind == .fix, let tripID = sample.tripID,
+              let object = try? JSONSerialization.jsonObject(with: Data(("{" + sample.fields + "}").utf8)) as? [String: Any],
+              let lat = (object["lat"] as? NSNumber)?.doubleValue, let lon = (object["lon"] as? NSNumber)?.doubleValue else { return nil }
+        return TripPoint(tripID: tripID, time: sample.time, lat: lat, lon: lon, alt: (object["altMSL"] as? NSNumber)?.doubleValue)
     }
 
     private func scheduleTick() {

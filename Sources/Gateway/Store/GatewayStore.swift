@@ -31,6 +31,7 @@ public struct GatewayStore: Sendable {
         Migration(3, SessionStore.schema),
         Migration(4, Outbox.schema),
         Migration(5, RecordingStore.schema),
+        Migration(6, RecordingStore.pointSchema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -46,7 +47,7 @@ public struct GatewayStore: Sendable {
     /// knows the gateway.
     public func eraseAll() throws {
         try database.write { connection in
-            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip"] {
+            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip", "trip_point"] {
                 try connection.run("DELETE FROM \(table)")
             }
         }

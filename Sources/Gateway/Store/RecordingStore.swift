@@ -17,6 +17,37 @@ struct RecordingStore: Sendable {
         );
         """
 
+    /// Each trip's positions, kept for `waymark export` after the samples
+    /// themselves have been uploaded and deleted.
+    static let pointSchema = """
+        CREATE TABLE trip_point (
+            trip_id TEXT NOT NULL,
+            time REAL NOT NULL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            alt REAL
+        );
+        CREATE INDEX trip_point_trip ON trip_point (trip_id, time);
+        """
+
+    func addPoints(_ points: [TripPoint]) throws {
+        guard !points.isEmpty else { return }
+        try database.write { connection in
+            let insert = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt) VALUES (?, ?, ?, ?, ?)")
+            for point in points {
+                try insert.run([.text(point.tripID), .real(point.time), .real(point.lat), .real(point.lon), point.alt.map { .real($0) } ?? .null])
+            }
+        }
+    }
+
+    func points(of tripID: String) throws -> [TripPoint] {
+        try database.read { connection in
+            try connection.rows("SELECT trip_id, time, lat, lon, alt FROM trip_point WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
+                TripPoint(tripID: row.text(0) ?? "", time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4))
+            }
+        }
+    }
+
     var intent: Reconciler.Intent {
         get throws {
             try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'recording_intent'")?.text }
@@ -56,6 +87,14 @@ struct RecordingStore: Sendable {
     private func set(_ key: String, _ value: String) throws {
         try database.write { try $0.run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
     }
+}
+
+struct TripPoint: Sendable, Equatable {
+    var tripID: String
+    var time: Double
+    var lat: Double
+    var lon: Double
+    var alt: Double?
 }
 
 struct StoredTrip: Sendable, Equatable, Encodable {
