@@ -118,8 +118,9 @@ public struct Outbox: Sendable {
 
     /// Drops the oldest samples while the queue holds more than `maxRows`
     /// samples or `maxBytes` of JSON, recording exactly which range went.
+    /// Also returns how many samples are left, from the same count.
     @discardableResult
-    public func enforceCap(maxRows: Int, maxBytes: Int = .max, at time: Double) throws -> DroppedRange? {
+    public func enforceCap(maxRows: Int, maxBytes: Int = .max, at time: Double) throws -> (dropped: DroppedRange?, depth: Int) {
         try database.write { connection in
             let (count, bytes) = try connection.rows("SELECT count(*), coalesce(sum(bytes), 0) FROM outbox") {
                 (Int($0.integer(0)), Int($0.integer(1)))
@@ -142,18 +143,18 @@ public struct Outbox: Sendable {
                 }
                 excess = max(excess, rows)
             }
-            guard excess > 0 else { return nil }
+            guard excess > 0 else { return (nil, count) }
             guard let range = try connection.rows(
                 "SELECT min(seq), max(seq), min(time), max(time), count(*) FROM (SELECT seq, time FROM outbox ORDER BY seq LIMIT ?)",
                 [.integer(Int64(excess))], { row in
                     DroppedRange(firstSeq: row.integer(0), lastSeq: row.integer(1), firstTime: row.real(2), lastTime: row.real(3), count: Int(row.integer(4)))
-                }).first else { return nil }
+                }).first else { return (nil, count) }
             try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(range.firstSeq), .integer(range.lastSeq)])
             try connection.run("""
                 INSERT INTO dropped_range (first_seq, last_seq, first_time, last_time, count, time) VALUES (?, ?, ?, ?, ?, ?)
                 """, [.integer(range.firstSeq), .integer(range.lastSeq), .real(range.firstTime), .real(range.lastTime),
                       .integer(Int64(range.count)), .real(time)])
-            return range
+            return (range, count - range.count)
         }
     }
 

@@ -101,14 +101,15 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     }
 
     private func drain() async {
-        // The cap is checked once per drain: counting the table per batch
-        // would cost a scan of it each time.
-        if let dropped = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, maxBytes: options.maxQueuedBytes, at: now()) {
+        // The cap is checked once per drain, and its count of the table is
+        // the depth too: counting per batch would cost a scan each time.
+        let cap = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, maxBytes: options.maxQueuedBytes, at: now())
+        if let dropped = cap?.dropped {
             Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
             sink.yield(.dataDropped(dropped))
         }
         addedSinceCount = 0
-        lastCount = min((try? outbox.status().depth) ?? 0, options.maxQueuedSamples)
+        lastCount = cap?.depth ?? 0
         while !Task.isCancelled {
             let batch: Batch?
             do {

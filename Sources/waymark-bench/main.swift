@@ -37,28 +37,15 @@ do {
         try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3])
         exit(0)
     }
-    if arguments.contains("--launch-only") {
-        var report = BenchReport()
-        try await LaunchBench(quick: quick).run(into: &report)
-        print(report.text)
-        exit(0)
-    }
-    if arguments.contains("--pipeline-only") {
-        var report = BenchReport()
-        try PipelineBench(quick: quick).run(into: &report)
-        print(report.text)
-        exit(0)
-    }
-    if arguments.contains("--upload-only") {
-        var report = BenchReport()
-        try await UploadBench(quick: quick).run(into: &report)
-        print(report.text)
-        exit(0)
-    }
-    if arguments.contains("--location-only") {
-        var report = BenchReport()
-        try LocationBench(quick: quick).run(into: &report)
-        print(report.text)
+    // `--NAME-only` runs one section of the bench.
+    let sections: [String: () async throws -> BenchReport] = [
+        "--location-only": { var report = BenchReport(); try LocationBench(quick: quick).run(into: &report); return report },
+        "--upload-only": { var report = BenchReport(); try await UploadBench(quick: quick).run(into: &report); return report },
+        "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
+        "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
+    ]
+    if let section = arguments.lazy.compactMap({ sections[$0] }).first {
+        print(try await section().text)
         exit(0)
     }
     let report = try await bench()

@@ -10,16 +10,21 @@ public final class BlueZMock: @unchecked Sendable {
     /// Starts the mock and waits until it owns `org.bluez`.
     public init(on bus: PrivateBus, name: String = "bluez-mock") async throws {
         self.bus = bus
-        process = try ChildProcess(
-            "/usr/bin/python3", ["-m", "dbusmock", "--template", Self.templatePath],
-            aptPackage: "python3-dbusmock", environment: bus.environment,
-            logPath: bus.directory.file("\(name).log"))
-        try await Self.waitForOwner("org.bluez", on: bus, process: process)
+        process = try await Self.start(template: Self.templatePath, owning: "org.bluez", on: bus, log: name)
     }
 
     deinit { process.stop() }
 
     public static var templatePath: String { PeerTemplates.path("waymark_bluez.py") }
+
+    /// `python3 -m dbusmock --template TEMPLATE` on `bus`, once it owns `name`.
+    public static func start(template: String, owning name: String, on bus: PrivateBus, log: String) async throws -> ChildProcess {
+        let process = try ChildProcess(
+            "/usr/bin/python3", ["-m", "dbusmock", "--template", template],
+            aptPackage: "python3-dbusmock", environment: bus.environment, logPath: bus.directory.file("\(log).log"))
+        try await waitForOwner(name, on: bus, process: process)
+        return process
+    }
 
     /// Waits until `name` has an owner on `bus`, failing early if the process dies.
     public static func waitForOwner(_ name: String, on bus: PrivateBus, process: ChildProcess, timeout: Duration = .seconds(15)) async throws {

@@ -7,10 +7,7 @@ public final class LogindMock: @unchecked Sendable {
     public let process: ChildProcess
 
     public init(on bus: PrivateBus) async throws {
-        process = try ChildProcess(
-            "/usr/bin/python3", ["-m", "dbusmock", "--template", "logind"],
-            aptPackage: "python3-dbusmock", environment: bus.environment, logPath: bus.directory.file("logind-mock.log"))
-        try await BlueZMock.waitForOwner("org.freedesktop.login1", on: bus, process: process)
+        process = try await BlueZMock.start(template: "logind", owning: "org.freedesktop.login1", on: bus, log: "logind-mock")
     }
 
     deinit { process.stop() }

@@ -7,10 +7,7 @@ public final class NetworkManagerMock: @unchecked Sendable {
     public let process: ChildProcess
 
     public init(on bus: PrivateBus) async throws {
-        process = try ChildProcess(
-            "/usr/bin/python3", ["-m", "dbusmock", "--template", "networkmanager"],
-            aptPackage: "python3-dbusmock", environment: bus.environment, logPath: bus.directory.file("networkmanager-mock.log"))
-        try await BlueZMock.waitForOwner("org.freedesktop.NetworkManager", on: bus, process: process)
+        process = try await BlueZMock.start(template: "networkmanager", owning: "org.freedesktop.NetworkManager", on: bus, log: "networkmanager-mock")
     }
 
     deinit { process.stop() }

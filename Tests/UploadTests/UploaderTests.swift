@@ -179,7 +179,7 @@ extension UploaderTests {
         try outbox.append((0..<150).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
         let total = try outbox.status().bytes
         let cap = total * 2 / 3
-        let dropped = try #require(try outbox.enforceCap(maxRows: .max, maxBytes: cap, at: 0))
+        let dropped = try #require(try outbox.enforceCap(maxRows: .max, maxBytes: cap, at: 0).dropped)
         let left = try outbox.status().bytes
         #expect(dropped.firstSeq == 1 && left <= cap)
         let lastDropped = try outbox.database.read { _ in Batch.object(QueuedSample(seq: dropped.lastSeq, sample: Sample(

@@ -218,37 +218,38 @@ struct GatewayDaemon {
     /// NetworkManager reporting full connectivity (NM_STATE_CONNECTED_GLOBAL,
     /// 70) after an outage: upload now instead of waiting out the backoff.
     private func watchNetwork(on bus: DBusConnection, _ wake: AsyncStream<Wake>.Continuation) async -> Task<Void, Never>? {
-        do {
-            let signals = try await bus.signals(matching: MatchRule(
-                sender: "org.freedesktop.NetworkManager", interface: "org.freedesktop.NetworkManager", member: "StateChanged",
-                path: "/org/freedesktop/NetworkManager"))
-            return Task {
-                for await message in signals {
-                    if case .uint32(let state)? = (try? message.arguments())?.first, state >= 70 {
-                        Log.info("network: connected; uploading")
-                        wake.yield(.flush)
-                    }
-                }
-            }
-        } catch {
-            Log.warning("cannot watch NetworkManager: \(error)")
-            return nil
+        await watch(MatchRule(sender: "org.freedesktop.NetworkManager", interface: "org.freedesktop.NetworkManager",
+                              member: "StateChanged", path: "/org/freedesktop/NetworkManager"),
+                    on: bus, what: "NetworkManager", wake) { arguments in
+            guard case .uint32(let state)? = arguments.first, state >= 70 else { return nil }
+            Log.info("network: connected; uploading")
+            return .flush
         }
     }
 
     /// logind's PrepareForSleep: true before a suspend, false after the resume.
     private func watchSleep(on bus: DBusConnection, _ wake: AsyncStream<Wake>.Continuation) async -> Task<Void, Never>? {
+        await watch(MatchRule(sender: "org.freedesktop.login1", interface: "org.freedesktop.login1.Manager",
+                              member: "PrepareForSleep", path: "/org/freedesktop/login1"),
+                    on: bus, what: "logind for suspend and resume", wake) { arguments in
+            arguments.first?.bool.map(Wake.sleep)
+        }
+    }
+
+    /// Turns the signals matching `rule` into wakes, through `wakeFor` (nil: ignore).
+    private func watch(
+        _ rule: MatchRule, on bus: DBusConnection, what: String, _ wake: AsyncStream<Wake>.Continuation,
+        _ wakeFor: @escaping @Sendable ([DBusValue]) -> Wake?
+    ) async -> Task<Void, Never>? {
         do {
-            let signals = try await bus.signals(matching: MatchRule(
-                sender: "org.freedesktop.login1", interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep",
-                path: "/org/freedesktop/login1"))
+            let signals = try await bus.signals(matching: rule)
             return Task {
                 for await message in signals {
-                    if let start = (try? message.arguments())?.first?.bool { wake.yield(.sleep(start)) }
+                    if let arguments = try? message.arguments(), let event = wakeFor(arguments) { wake.yield(event) }
                 }
             }
         } catch {
-            Log.warning("cannot watch logind for suspend and resume: \(error)")
+            Log.warning("cannot watch \(what): \(error)")
             return nil
         }
     }
