@@ -38,8 +38,7 @@ struct LaunchBench {
         let input = Pipe()
         let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],
                                      aptPackage: "(built by swift build)", logPath: work.file("login.log"), stdin: input)
-        input.fileHandleForWriting.write(Data((Glewlwyd.password + "\n").utf8))
-        try input.fileHandleForWriting.close()
+        ChildProcess.feed(input, Data((Glewlwyd.password + "\n").utf8))
         guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
 
         var launches: [Double] = []

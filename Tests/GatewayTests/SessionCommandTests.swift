@@ -36,8 +36,7 @@ struct SessionCommandTests {
             let process = try ChildProcess(try WaymarkBinary.path, arguments + command, aptPackage: "(built by swift build)",
                                            environment: environment, logPath: work.file("waymark-\(UUID().uuidString).log"), stdin: input)
             if let stdin, let input {
-                input.fileHandleForWriting.write(Data(stdin.utf8))
-                try input.fileHandleForWriting.close()
+                ChildProcess.feed(input, Data(stdin.utf8))
             }
             return (try process.wait(timeout: 60), process.output)
         }

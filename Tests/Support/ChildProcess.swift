@@ -66,6 +66,24 @@ public final class ChildProcess: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Writes `bytes` to a child's stdin pipe and (unless told not to)
+    /// closes it. A child that
+    /// exited without reading must fail its own test, not kill the test
+    /// process with SIGPIPE, so that signal is ignored and errors dropped.
+    public static func feed(_ pipe: Pipe, _ bytes: Data, close: Bool = true) {
+        _ = ignoreBrokenPipes
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written > 0 else { break }
+            offset += written
+        }
+        if close { try? pipe.fileHandleForWriting.close() }
+    }
+
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     public var isRunning: Bool { status(wait: false) == nil }
 
     /// Sends `signal` to the process while it runs.

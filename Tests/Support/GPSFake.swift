@@ -31,7 +31,7 @@ public final class GPSFake: @unchecked Sendable {
 
     /// Answers every prompt: the log plays at the configured cycle.
     public func release() {
-        prompts.fileHandleForWriting.write(Data(repeating: UInt8(ascii: "\n"), count: sentences + 16))
+        ChildProcess.feed(prompts, Data(repeating: UInt8(ascii: "\n"), count: sentences + 16), close: false)
     }
 
     public func stop() { process.stop() }
