@@ -49,8 +49,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
 
+# One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
+# a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
 demo: deps build
-	Tests/Support/demo.sh .build/debug/waymark
+	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench

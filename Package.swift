@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "waymark", targets: ["waymark"]),
         .executable(name: "waymark-bench", targets: ["waymark-bench"]),
+        .executable(name: "waymark-demo", targets: ["waymark-demo"]),
     ],
     targets: [
         // System libraries from Debian: a module map and a shim header each.
@@ -54,6 +55,7 @@ let package = Package(
             dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
+        .executableTarget(name: "waymark-demo", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
 
         // Starts and stops the real peers (dbus-daemon, python-dbusmock) by PID.
         // A plain target so that the bench can drive the same peers as the tests.
@@ -61,8 +63,7 @@ let package = Package(
             name: "PeerHarness",
             dependencies: ["DBus"],
             path: "Tests/Support",
-            exclude: ["demo.sh"],
-            resources: [.copy("Templates")],
+                        resources: [.copy("Templates")],
             swiftSettings: strict
         ),
 

@@ -43,6 +43,8 @@ public struct GPSDFixAssembler: Sendable {
         current = open
     }
 
+    public var isOpen: Bool { current != nil }
+
     /// Closes the open epoch, if any.
     public mutating func finish() -> Fix? {
         defer { current = nil }

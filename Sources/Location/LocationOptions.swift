@@ -6,6 +6,10 @@ public struct LocationOptions: Sendable, Equatable {
     /// Reconnect backoff: first delay cap and overall cap.
     public var retryBase: Duration = .milliseconds(500)
     public var retryCap: Duration = .seconds(30)
+    /// Quiet after a report that closes the epoch it belongs to. Epochs
+    /// otherwise close when the next one begins, which would hold back the
+    /// last fix before the receiver stops talking.
+    public var epochSettle: Duration = .milliseconds(300)
     /// Bound on a TCP connect.
     public var connectTimeout: Duration = .seconds(2)
 

@@ -21,6 +21,8 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private var channel: ByteChannel?
     /// Set by every chunk; cleared by the watchdog each period.
     private var heard = false
+    /// Closes an epoch the receiver has stopped adding to.
+    private var settle: Task<Void, Never>?
     private var published: LocationState?
     private var devices: Set<String> = []
     private var lastMode = 0
@@ -81,7 +83,9 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
                     heard = true
                     backoff.reset()
                     for line in lines.append(chunk) { handle(line) }
+                    scheduleSettle()
                 }
+                settle?.cancel()
                 watchdog.cancel()
                 channel.close()
                 self.channel = nil
@@ -202,6 +206,16 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         lastMode = fix.mode
         sink.yield(.fix(fix))
         if !speaksGPSD { publish(fix.mode >= 2 ? .fix : .noFix) }
+    }
+
+    private func scheduleSettle() {
+        settle?.cancel()
+        guard speaksGPSD ? gpsd.isOpen : nmea.isOpen else { return }
+        let clock = clock, delay = options.epochSettle
+        settle = Task {
+            do { try await clock.sleep(for: delay) } catch { return }
+            self.closeEpoch()
+        }
     }
 
     private func closeEpoch() {

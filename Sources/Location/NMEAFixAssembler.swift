@@ -70,9 +70,12 @@ public struct NMEAFixAssembler: Sendable {
         return closed
     }
 
+    /// Whether an epoch has begun that `finish` would close.
+    public var isOpen: Bool { epochTime != nil || fix.lat != nil }
+
     /// Closes the current epoch and returns its fix.
     public mutating func finish() -> Fix? {
-        guard epochTime != nil || fix.lat != nil else { return nil }
+        guard isOpen else { return nil }
         var out = fix
         let threeDimensionalGGA = (qualityFromGGA ?? 0) > 0 && out.altMSL != nil
         if let modeFromGSA {

@@ -21,20 +21,43 @@ struct ExportTests {
         let export = try WaymarkBinary.run(["--data-dir", work.file("data"), "export", "--trip", "trip-1", "--format", format, "--out", out], in: work)
         #expect(export.status == 0, "\(export.output)")
 
-        let csv = work.file("back.csv")
-        // gpsbabel reads a GPX track as a track (-t), a GeoJSON LineString as a route (-r).
-        let reader = try ChildProcess("gpsbabel", [format == "gpx" ? "-t" : "-r", "-i", format, "-f", out, "-o", "unicsv", "-F", csv], aptPackage: "gpsbabel",
+        let back = try Self.readBack(out, format: format, in: work)
+        #expect(back.count == points.count)
+        for (read, point) in [(back.first, points.first), (back.last, points.last)] {
+            let read = try #require(read)
+            #expect(abs(read.lat - point!.lat) < 1e-6 && abs(read.lon - point!.lon) < 1e-6)
+        }
+    }
+
+    /// The points of a GPX or GeoJSON file as gpsbabel reads them: a GPX
+    /// track as a track (-t), a GeoJSON LineString as a route (-r).
+    static func readBack(_ path: String, format: String, in work: TemporaryDirectory) throws -> [(lat: Double, lon: Double)] {
+        let csv = work.file("back-\(UUID().uuidString.prefix(6)).csv")
+        let reader = try ChildProcess("gpsbabel", [format == "gpx" ? "-t" : "-r", "-i", format, "-f", path, "-o", "unicsv", "-F", csv], aptPackage: "gpsbabel",
                                       logPath: work.file("gpsbabel.log"))
-        #expect(try reader.wait(timeout: 30) == 0, "\(reader.output)")
+        guard try reader.wait(timeout: 30) == 0 else { throw PeerError.startFailed("gpsbabel", output: reader.output) }
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline)
         let header = lines[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let latColumn = try #require(header.firstIndex(of: "Latitude")), lonColumn = try #require(header.firstIndex(of: "Longitude"))
-        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.count == points.count)
-        for (row, point) in [(rows.first, points.first), (rows.last, points.last)] {
-            let lat = try #require(row.flatMap { Double($0[latColumn]) }), lon = try #require(row.flatMap { Double($0[lonColumn]) })
-            #expect(abs(lat - point!.lat) < 1e-6 && abs(lon - point!.lon) < 1e-6)
+        return try lines.dropFirst().map { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            return (try #require(Double(fields[latColumn])), try #require(Double(fields[lonColumn])))
         }
+    }
+
+    /// `waymark trips` gives each trip's point count and the length of its
+    /// track: 0.001° of latitude apart is 111.2 m on the mean radius.
+    @Test func tripsListThePointsAndTheTrackLength() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let recordings = RecordingStore(database: try GatewayStore(path: work.file("data/waymark.db")).database)
+        try recordings.tripStarted("trip-1", at: 1_796_000_000)
+        try recordings.addPoints((0..<11).map { TripPoint(tripID: "trip-1", time: 1_796_000_000 + Double($0), lat: 48 + Double($0) * 1e-3, lon: 8.4, alt: nil) })
+        let listed = try WaymarkBinary.run(["--data-dir", work.file("data"), "trips", "--json"], in: work)
+        let trips = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(trips.first?["points"] as? Int == 11)
+        let metres = try #require(trips.first?["distance_meters"] as? Double)
+        #expect(abs(metres - 1111.95) < 0.1, "\(metres)")
     }
 
     @Test func csvExportHasAHeaderAndOneLinePerPoint() throws {

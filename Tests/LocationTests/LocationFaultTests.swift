@@ -164,6 +164,32 @@ extension LocationFaultTests {
         await reader.stop()
     }
 
+    /// A receiver that stops talking after an epoch: that last fix is
+    /// delivered once the epoch has been quiet for `epochSettle`, not held
+    /// back until a next epoch that never comes. On the test clock.
+    @Test func theLastEpochIsDeliveredOnceItSettles() async throws {
+        let server = try SilentServer(greeting: """
+            {"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-11-30T13:52:51.496Z","native":0,"bps":9600}]}
+            {"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-11-30T12:00:00.000Z","lat":48.2208,"lon":8.421881667}
+
+            """)
+        let clock = TestClock()
+        var options = LocationOptions()
+        options.epochSettle = .milliseconds(300)
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
+        await reader.start()
+        _ = try await reader.events.nextMatching(within: .seconds(20)) { $0 == .state(.fix) }
+        // The no-data watchdog and the settle timer.
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(299))
+        #expect(clock.sleepers == 2, "the epoch is still open")
+        clock.advance(by: .milliseconds(1))
+        let event = try await reader.events.nextMatching(within: .seconds(20)) { if case .fix = $0 { true } else { false } }
+        guard case .fix(let fix) = event else { return }
+        #expect(fix.lat == 48.2208 && fix.lon == 8.421881667)
+        await reader.stop()
+    }
+
     /// `gpsd:///path`: a unix socket (here socat in front of gpsd's TCP port).
     @Test func gpsdReachedThroughAUnixSocketGivesFixes() async throws {
         let directory = try TemporaryDirectory("waymark-gpsd")

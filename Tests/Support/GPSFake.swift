@@ -16,14 +16,17 @@ public final class GPSFake: @unchecked Sendable {
     private let prompts = Pipe()
     private let sentences: Int
 
-    public init(log: String, directory: TemporaryDirectory, cycle: Double = 0.001) throws {
+    /// `once: false` keeps gpsd up after the log's end, for `play(every:)`.
+    public init(log: String, directory: TemporaryDirectory, cycle: Double = 0.001, once: Bool = true) throws {
         port = try FreePort.tcp()
         let bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: log))) ?? Data())
         sentences = bytes.count { $0 == UInt8(ascii: "\n") }
         let binary = zip(bytes, bytes.dropFirst()).contains { $0 == 0xB5 && $1 == 0x62 }
         process = try ChildProcess(
-            "gpsfake", ["-1", "-n", "-q", binary ? "-p" : "-l", binary ? "-q" : "-i", "-c", String(cycle), "-W", "3", "-P", String(port), log],
-            aptPackage: "gpsd-clients (gpsfake) and gpsd", logPath: directory.file("gpsfake-\(port).log"), stdin: prompts)
+            "gpsfake", (once ? ["-1"] : []) + ["-n", "-q", binary ? "-p" : "-l", binary ? "-q" : "-i", "-c", String(cycle), "-W", "3", "-P", String(port), log],
+            aptPackage: "gpsd-clients (gpsfake) and gpsd",
+            // Unbuffered, so that its log shows each prompt as it is made.
+            environment: ["PYTHONUNBUFFERED": "1"], logPath: directory.file("gpsfake-\(port).log"), stdin: prompts)
         try FreePort.waitForListener(port: port, process: process)
     }
 
@@ -32,6 +35,20 @@ public final class GPSFake: @unchecked Sendable {
     /// Answers every prompt: the log plays at the configured cycle.
     public func release() {
         ChildProcess.feed(prompts, Data(repeating: UInt8(ascii: "\n"), count: sentences + 16), close: false)
+    }
+
+    /// Plays a text log once, one sentence per `interval`, and returns at its
+    /// end with gpsd still up (unless started `once`), as a receiver that
+    /// stopped talking would leave it. gpsfake prompts "line N: …?" before it
+    /// sends line N; a second prompt for line 1 means the log has wrapped.
+    public func play(every interval: Duration) async throws {
+        while true {
+            let output = process.output
+            if output.contains("# EOF?") || output.components(separatedBy: ": line 1: ").count > 2 { return }
+            guard process.isRunning else { throw PeerError.startFailed("gpsfake", output: output) }
+            ChildProcess.feed(prompts, Data([UInt8(ascii: "\n")]), close: false)
+            try await Task.sleep(for: interval)
+        }
     }
 
     public func stop() { process.stop() }

@@ -36,7 +36,8 @@ enum RecordingCommands {
             } else {
                 for trip in trips {
                     let end = trip.end.map { CivilTime.iso8601($0.timeIntervalSince1970) } ?? "running"
-                    print("\(trip.id)  \(CivilTime.iso8601(trip.start.timeIntervalSince1970))  \(end)\(trip.endReason.map { "  (\($0))" } ?? "")")
+                    let track = "\(trip.points) points, \((trip.distanceMeters / 10).rounded() / 100) km"
+                    print("\(trip.id)  \(CivilTime.iso8601(trip.start.timeIntervalSince1970))  \(end)  \(track)\(trip.endReason.map { "  (\($0))" } ?? "")")
                 }
             }
             return .ok

@@ -91,6 +91,10 @@ actor RecorderService {
     func reconcile(missing: [Requirement]) async {
         lastMissing = missing
         let missing = storageFull ? missing + [.storage] : missing
+        // Running and awake, the gateway could collect all along, even with
+        // nothing in sight: no gap. Resume, restarts and requirements that
+        // come back are measured from the heartbeat.
+        if reconciler.running && !sleeping { reconciler.collected(at: now) }
         reconciler.intent = (try? recordings.intent) ?? reconciler.intent
         // Remote settings may override the gap threshold.
         if let remote = ((try? SessionStore(database: store.database).settings()) ?? nil)?.gapThreshold {
@@ -159,7 +163,9 @@ actor RecorderService {
     /// A fix from the daemon's location reader; recorded only while running.
     func fix(_ fix: Fix) {
         guard fix.mode >= 2, let observations else { return }
-        observations.yield(.fix(fields: Self.members(fix), at: fix.time ?? now))
+        // Trips are timed by the wall clock, as sightings are; the receiver's
+        // own time stays in the fields and dates the track's points.
+        observations.yield(.fix(fields: Self.members(fix), at: now))
     }
 
     private func stopRuntime() async {
@@ -255,7 +261,8 @@ actor RecorderService {
         guard sample.kind == .fix, let tripID = sample.tripID,
               let object = try? JSONSerialization.jsonObject(with: Data(("{" + sample.fields + "}").utf8)) as? [String: Any],
               let lat = (object["lat"] as? NSNumber)?.doubleValue, let lon = (object["lon"] as? NSNumber)?.doubleValue else { return nil }
-        return TripPoint(tripID: tripID, time: sample.time, lat: lat, lon: lon, alt: (object["altMSL"] as? NSNumber)?.doubleValue)
+        let time = (object["time"] as? String).flatMap(CivilTime.parseISO8601) ?? sample.time
+        return TripPoint(tripID: tripID, time: time, lat: lat, lon: lon, alt: (object["altMSL"] as? NSNumber)?.doubleValue)
     }
 
     private func scheduleTick() {

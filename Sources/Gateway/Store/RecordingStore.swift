@@ -81,25 +81,16 @@ struct RecordingStore: Sendable {
                 StoredTrip(id: row.text(0) ?? "", start: Date(timeIntervalSince1970: row.real(1)),
                            end: row.isNull(2) ? nil : Date(timeIntervalSince1970: row.real(2)), endReason: row.text(3))
             }
+        }.map { trip in
+            var trip = trip
+            let points = try self.points(of: trip.id)
+            trip.points = points.count
+            trip.distanceMeters = (points.pathLength * 10).rounded() / 10
+            return trip
         }
     }
 
     private func set(_ key: String, _ value: String) throws {
         try database.write { try $0.run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]) }
     }
-}
-
-struct TripPoint: Sendable, Equatable {
-    var tripID: String
-    var time: Double
-    var lat: Double
-    var lon: Double
-    var alt: Double?
-}
-
-struct StoredTrip: Sendable, Equatable, Encodable {
-    var id: String
-    var start: Date
-    var end: Date?
-    var endReason: String?
 }

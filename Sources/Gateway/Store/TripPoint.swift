@@ -1,0 +1,27 @@
+import FoundationEssentials
+import Glibc
+
+/// One position of a trip, as kept for export.
+struct TripPoint: Sendable, Equatable {
+    var tripID: String
+    var time: Double
+    var lat: Double
+    var lon: Double
+    var alt: Double?
+
+    /// Great-circle distance in metres (haversine on the WGS84 mean radius).
+    func distance(to other: TripPoint) -> Double {
+        let radius = 6_371_008.8
+        let φ1 = lat * .pi / 180, φ2 = other.lat * .pi / 180
+        let Δφ = φ2 - φ1, Δλ = (other.lon - lon) * .pi / 180
+        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * radius * asin(min(1, a.squareRoot()))
+    }
+}
+
+extension [TripPoint] {
+    /// The length of the track through the points in order, in metres.
+    var pathLength: Double {
+        zip(self, dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}

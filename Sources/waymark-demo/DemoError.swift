@@ -1,0 +1,11 @@
+enum DemoError: Error, CustomStringConvertible {
+    case failed(String)
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case .failed(let what): what
+        case .usage(let what): "usage: waymark-demo [--waymark PATH] [--log RECEIVER_LOG] [--out TRIP.geojson]: \(what)"
+        }
+    }
+}
