@@ -5,11 +5,13 @@ PREFIX ?= /usr/local
 
 # What the build and the tests need from Debian: the C libraries, and the
 # real peers the tests start (dbus-daemon, python-dbusmock, busctl, sqlite3,
-# gpsd with gpsfake).
+# gpsd with gpsfake, glewlwyd), and for the real-BlueZ VM a kernel, QEMU,
+# busybox and btvirt.
 APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
-	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel
+	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
+	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus
 
-.PHONY: all build release test deps demo bench clean install uninstall
+.PHONY: all build release test test-vm deps demo bench clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -51,6 +53,12 @@ test: deps
 
 # One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
 # a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
+# Only the real-BlueZ VM test (about a minute under software emulation);
+# `make test` runs it with the rest.
+test-vm: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --no-parallel --filter RealBlueZTests
+
 demo: deps build
 	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
 

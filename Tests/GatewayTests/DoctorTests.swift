@@ -17,6 +17,9 @@ struct DoctorTests {
         #expect(healthy.status == 0 && failing.isEmpty, "\(failing)")
         let areas = Set(checks.compactMap { $0["area"] as? String })
         #expect(areas == ["bluetooth", "location", "store", "session", "network", "system"])
+        // The mock is python-dbusmock, and the doctor says so rather than a version.
+        let service = checks.first { $0["name"] as? String == "bluetoothd-version" }
+        #expect((service?["detail"] as? String)?.contains("not bluetoothd") == true, "\(String(describing: service))")
 
         car.gpsd?.stop()
         let broken = try car.session.run(["doctor"], environment: environment)

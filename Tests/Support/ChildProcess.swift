@@ -141,7 +141,7 @@ public final class ChildProcess: @unchecked Sendable {
         return exitStatus
     }
 
-    static func locate(_ executable: String, aptPackage: String) throws -> String {
+    public static func locate(_ executable: String, aptPackage: String) throws -> String {
         if executable.hasPrefix("/") {
             guard FileManager.default.isExecutableFile(atPath: executable) else {
                 throw PeerError.missingProgram(executable, aptPackage: aptPackage)

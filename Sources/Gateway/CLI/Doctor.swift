@@ -21,6 +21,8 @@ enum Doctor {
         var ok: Bool
         var detail: String
         var fix: String?
+        /// Passes, with a caveat worth a look (printed as "warn").
+        var warning = false
     }
 
     static func run(_ invocation: Invocation) async -> ExitCode {
@@ -35,8 +37,8 @@ enum Doctor {
             print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": checks])) ?? Data(), as: UTF8.self))
         } else {
             for check in checks {
-                print("\(check.ok ? "ok  " : "FAIL")  \(check.area): \(check.name): \(check.detail)")
-                if !check.ok, let fix = check.fix { print("      fix: \(fix)") }
+                print("\(!check.ok ? "FAIL" : check.warning ? "warn" : "ok  ")  \(check.area): \(check.name): \(check.detail)")
+                if !check.ok || check.warning, let fix = check.fix { print("      fix: \(fix)") }
             }
         }
         return checks.allSatisfy(\.ok) ? .ok : .failure
@@ -49,6 +51,21 @@ enum Doctor {
         var checks = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered].map { requirement in
             Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
                   detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint)
+        }
+        if let bus, let service = await BluetoothService.find(on: bus) {
+            let version = BluetoothService.oldestSupported.map(String.init).joined(separator: ".")
+            checks.append(Check(
+                area: "bluetooth", name: "bluetoothd-version", ok: !service.isBluetoothd || service.isSupported,
+                detail: service.isBluetoothd ? "bluetoothd \(service.version ?? "of unknown version") (pid \(service.pid))"
+                    : "org.bluez is served by \(service.program) (pid \(service.pid)), not bluetoothd",
+                fix: "upgrade bluez to \(version) or newer; waymark is tested with 5.66"))
+        }
+        if let attached = AdapterBus.find(configuration.bluetooth.adapter ?? "") {
+            checks.append(Check(
+                area: "bluetooth", name: "adapter-bus", ok: true,
+                detail: "\(attached.adapter) \(attached.onUART ? "is on a UART" : "is not on a UART")\(attached.driver.map { " (driver \($0))" } ?? "")",
+                fix: "the Pi's built-in UART adapter drops adverts under scan load with Wi-Fi on: plug in a USB adapter and set [Bluetooth] Adapter",
+                warning: attached.onUART))
         }
         let blocked = rfkillBlocked()
         checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
