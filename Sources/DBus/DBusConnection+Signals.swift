@@ -111,7 +111,7 @@ extension DBusConnection {
     private func route(_ message: DBusMessage) {
         guard message.kind == .signal else { return }
         let header = SignalHeader(message)
-        if header.interface == "org.freedesktop.DBus.Local", header.member == "Disconnected" {
+        if SignalHeader.same(header.interface, "org.freedesktop.DBus.Local"), SignalHeader.same(header.member, "Disconnected") {
             // Not from inside libdbus's dispatch: closing re-enters it.
             queue.async { self.shutDown() }
             return

@@ -48,35 +48,12 @@ public struct MatchRule: Sendable, Hashable {
 
     /// As `matches(_:)`, on header fields read once for all subscriptions.
     func matches(_ message: SignalHeader) -> Bool {
-        if let interface, message.interface != interface { return false }
-        if let member, message.member != member { return false }
-        if let path, message.path != path { return false }
-        if let pathNamespace {
-            guard let p = message.path else { return false }
-            let inside = p == pathNamespace || pathNamespace == "/"
-                || (p.hasPrefix(pathNamespace) && p.utf8.dropFirst(pathNamespace.utf8.count).first == UInt8(ascii: "/"))
-            if !inside { return false }
-        }
+        if let interface, !SignalHeader.same(message.interface, interface) { return false }
+        if let member, !SignalHeader.same(message.member, member) { return false }
+        if let path, !SignalHeader.same(message.path, path) { return false }
+        if let pathNamespace, !message.isInside(pathNamespace) { return false }
         if let sender, sender.hasPrefix(":"), message.message.sender != sender { return false }
-        if let arg0, message.firstString != arg0 { return false }
+        if let arg0, message.message.firstString != arg0 { return false }
         return true
     }
-}
-
-/// A signal's routing fields, read from libdbus once per message rather than
-/// once per subscription; the first argument only if a rule asks for it.
-struct SignalHeader {
-    let message: DBusMessage
-    let interface: String?
-    let member: String?
-    let path: String?
-
-    init(_ message: DBusMessage) {
-        self.message = message
-        interface = message.interface
-        member = message.member
-        path = message.path
-    }
-
-    var firstString: String? { message.firstString }
 }

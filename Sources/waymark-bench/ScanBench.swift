@@ -76,41 +76,38 @@ struct ScanBench {
         ]
     }
 
-    /// Both receivers are stopped (SIGSTOP) while the mock emits, then let go
-    /// together, so each drains the same queued burst as fast as it can.
-    private func burst(into report: inout BenchReport) async throws {
+    /// Each receiver in turn, alone on the bus, is stopped (SIGSTOP) while the
+    /// mock emits the same burst, then let go to drain it as fast as it can.
+    /// One at a time, so that neither competes with the other for the two
+    /// cores that dbus-daemon also needs.
+    func burst(into report: inout BenchReport) async throws {
         let count = quick ? 5_000 : 50_000
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         try await rig.addDevice("C0:FF:EE:00:00:01")
         let device = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01"
-        let ours = try ChildProcess((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0], ["--receive-burst", rig.bus.address, device, String(count)],
-                                    aptPackage: "(built by swift build)", logPath: rig.bus.directory.file("ours.log"))
-        let python = try ChildProcess("/usr/bin/python3", [PythonPeers.template("burst_receiver.py"), rig.bus.address, device, String(count)],
-                                      aptPackage: "python3-dbus", logPath: rig.bus.directory.file("python.log"))
-        for receiver in [ours, python] { try await waitFor("ready", in: receiver) }
-        ours.kill(SIGSTOP)
-        python.kill(SIGSTOP)
-        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitBurst", [.objectPath(device), .uint32(UInt32(count))])
-        ours.kill(SIGCONT)
-        python.kill(SIGCONT)
-        func rates(_ process: ChildProcess) throws -> (wall: Double, cpu: Double) {
-            let status = try process.wait(timeout: 300)
-            let fields = (process.output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
-            guard status == 0, fields.count == 2 else {
-                throw PeerError.startFailed("burst receiver \(process.program)", output: process.output)
-            }
+        func drain(_ executable: String, _ arguments: [String], _ name: String) async throws -> (wall: Double, cpu: Double) {
+            let receiver = try ChildProcess(executable, arguments + [rig.bus.address, device, String(count)],
+                                            aptPackage: "python3-dbus", logPath: rig.bus.directory.file("\(name).log"))
+            defer { receiver.stop() }
+            try await waitFor("ready", in: receiver)
+            receiver.kill(SIGSTOP)
+            try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitBurst", [.objectPath(device), .uint32(UInt32(count))])
+            receiver.kill(SIGCONT)
+            let status = try receiver.wait(timeout: 300)
+            let fields = (receiver.output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
+            guard status == 0, fields.count == 2 else { throw PeerError.startFailed("burst receiver \(name)", output: receiver.output) }
             return (fields[0], fields[1])
         }
-        let mine = try rates(ours)
-        let theirs = try rates(python)
-        // Both drain the same queue from dbus-daemon at once, so wall-clock
-        // rates mostly show the daemon; CPU time shows what each receiver costs.
+        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let mine = try await drain(this, ["--receive-burst"], "ours")
+        let theirs = try await drain("/usr/bin/python3", [PythonPeers.template("burst_receiver.py")], "python")
+        // CPU time is what each receiver costs; the wall clock includes dbus-daemon.
         report.add("scan.sightings_per_cpu_second", mine.cpu, unit: "sightings/CPU-s", baseline: theirs.cpu, baselineName: "dbus-python receiver",
                    note: "\(count) queued PropertiesChanged → Sighting")
         report.add("scan.sightings_from_burst", mine.wall, unit: "sightings/s", baseline: theirs.wall, baselineName: "dbus-python receiver",
-                   note: "wall clock, receivers paused during the burst; dbus-daemon bounds both")
+                   note: "wall clock, each receiver alone, paused during the burst; dbus-daemon bounds both")
     }
 
     private func waitFor(_ text: String, in process: ChildProcess) async throws {

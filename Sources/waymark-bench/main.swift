@@ -42,6 +42,7 @@ do {
         "--location-only": { var report = BenchReport(); try LocationBench(quick: quick).run(into: &report); return report },
         "--upload-only": { var report = BenchReport(); try await UploadBench(quick: quick).run(into: &report); return report },
         "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
+        "--burst-only": { var report = BenchReport(); try await ScanBench(quick: quick).burst(into: &report); return report },
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
     ]
     if let section = arguments.lazy.compactMap({ sections[$0] }).first {

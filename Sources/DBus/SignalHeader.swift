@@ -1,0 +1,36 @@
+internal import CDBus
+internal import Glibc
+
+/// A signal's routing fields, read from libdbus once per message and
+/// compared in place: every signal is matched against every subscription, so
+/// no Swift string is made for them. The pointers live as long as `message`.
+struct SignalHeader {
+    let message: DBusMessage
+    let interface: UnsafePointer<CChar>?
+    let member: UnsafePointer<CChar>?
+    let path: UnsafePointer<CChar>?
+
+    init(_ message: DBusMessage) {
+        self.message = message
+        interface = dbus_message_get_interface(message.raw)
+        member = dbus_message_get_member(message.raw)
+        path = dbus_message_get_path(message.raw)
+    }
+
+    static func same(_ field: UnsafePointer<CChar>?, _ text: String) -> Bool {
+        guard let field else { return false }
+        return text.withCString { strcmp(field, $0) == 0 }
+    }
+
+    /// The path is `namespace` or an object below it.
+    func isInside(_ namespace: String) -> Bool {
+        guard let path else { return false }
+        if namespace == "/" { return true }
+        return namespace.withCString { prefix in
+            let length = strlen(prefix)
+            guard strncmp(path, prefix, length) == 0 else { return false }
+            let next = path[length]
+            return next == 0 || next == CChar(UInt8(ascii: "/"))
+        }
+    }
+}
