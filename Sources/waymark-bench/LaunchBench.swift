@@ -21,19 +21,11 @@ struct LaunchBench {
         defer { backend.stop() }
         let gpsd = try GPSDaemon(device: nil, directory: work)
         defer { gpsd.stop() }
-        try Glewlwyd.clientSecret.write(toFile: work.file("secret"), atomically: true, encoding: .utf8)
-        try """
-            [Session]
-            Issuer = \(provider.issuer)
-            ClientId = \(Glewlwyd.clientID)
-            ClientSecretFile = \(work.file("secret"))
-            Scopes = openid waymark
-            [Backend]
-            BaseURL = \(backend.baseURL)
+        try (try provider.waymarkConfig(backend: backend, secretFile: work.file("secret")) + """
             [Location]
             Source = gpsd://127.0.0.1:\(gpsd.port)
 
-            """.write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
+            """).write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
         let arguments = ["--config", work.file("w.conf"), "--data-dir", work.file("data")]
         let input = Pipe()
         let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],

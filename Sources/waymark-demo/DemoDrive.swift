@@ -48,8 +48,6 @@ final class DemoDrive: @unchecked Sendable {
         try writeConfig(provider: provider, backend: backend, gpsdPort: gps.port)
 
         say("waymark login, and the car's beacon paired by its iBeacon identity")
-        try Glewlwyd.clientSecret.write(toFile: work.file("client-secret"), atomically: true, encoding: .utf8)
-        chmod(work.file("client-secret"), 0o600)
         try waymark(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n")
         try waymark(["pair", "--ibeacon", Self.beaconIdentity, "--role", "vehicle", "--label", "demo car"])
 
@@ -111,16 +109,7 @@ final class DemoDrive: @unchecked Sendable {
     private static var manufacturerData: DBusDictEntry { DBusDictEntry(.uint16(0x004C), .variant(.bytes(ibeacon))) }
 
     private func writeConfig(provider: Glewlwyd, backend: IngestServer, gpsdPort: Int) throws {
-        try """
-            [Session]
-            Issuer = \(provider.issuer)
-            ClientId = \(Glewlwyd.clientID)
-            ClientSecretFile = \(work.file("client-secret"))
-            Scopes = openid waymark
-
-            [Backend]
-            BaseURL = \(backend.baseURL)
-
+        try (try provider.waymarkConfig(backend: backend, secretFile: work.file("client-secret")) + """
             [Location]
             Source = gpsd://127.0.0.1:\(gpsdPort)
 
@@ -131,7 +120,7 @@ final class DemoDrive: @unchecked Sendable {
             ReopenWindow = 3s
             FixInterval = 0s
 
-            """.write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
+            """).write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
     }
 
     /// Runs one `waymark` command to completion and shows what it printed.

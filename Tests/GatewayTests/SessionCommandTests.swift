@@ -16,19 +16,8 @@ struct SessionCommandTests {
             work = try TemporaryDirectory("waymark-login")
             provider = try Glewlwyd(directory: work, accessTokenSeconds: accessTokenSeconds)
             backend = try IngestServer(directory: work)
-            try Glewlwyd.clientSecret.write(toFile: work.file("client-secret"), atomically: true, encoding: .utf8)
-            chmod(work.file("client-secret"), 0o600)
-            try """
-                [Session]
-                Issuer = \(provider.issuer)
-                ClientId = \(Glewlwyd.clientID)
-                ClientSecretFile = \(work.file("client-secret"))
-                Scopes = openid waymark
-
-                [Backend]
-                BaseURL = \(backend.baseURL)
-
-                """.write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
+            try provider.waymarkConfig(backend: backend, secretFile: work.file("client-secret"))
+                .write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
         }
 
         func run(_ command: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {

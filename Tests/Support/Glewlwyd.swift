@@ -54,6 +54,25 @@ public final class Glewlwyd: @unchecked Sendable {
                    directory.file("oidc-key.pem"), directory.file("oidc-cert.pem")])
     }
 
+    /// The `[Session]` and `[Backend]` sections of a waymark config for this
+    /// provider's confidential client and `backend`; writes the client
+    /// secret (0600) to `secretFile`.
+    public func waymarkConfig(backend: IngestServer, secretFile: String) throws -> String {
+        try Self.clientSecret.write(toFile: secretFile, atomically: true, encoding: .utf8)
+        chmod(secretFile, 0o600)
+        return """
+            [Session]
+            Issuer = \(issuer)
+            ClientId = \(Self.clientID)
+            ClientSecretFile = \(secretFile)
+            Scopes = openid waymark
+
+            [Backend]
+            BaseURL = \(backend.baseURL)
+
+            """
+    }
+
     deinit { stop() }
 
     public func stop() { process.stop() }
