@@ -100,8 +100,9 @@ extension DBusConnection {
             // libdbus reads at most 2048 bytes per call; Dispatch knows how
             // many are waiting. Reading them all in one wake-up saves the
             // re-arm, the eventfd and the FIONREAD of a wake-up per 2 KiB.
+            // 256 KiB is more than a Unix socket holds by default.
             let waiting = condition == CDBUS_WATCH_READABLE ? Int((unretained.takeUnretainedValue() as? any DispatchSourceRead)?.data ?? 0) : 0
-            for _ in 0..<max(1, min(64, (waiting + 2047) / 2048)) {
+            for _ in 0..<max(1, min(128, (waiting + 2047) / 2048)) {
                 dbus_watch_handle(watch, condition)
             }
             connection.drain()
