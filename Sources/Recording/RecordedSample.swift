@@ -9,11 +9,14 @@ public struct RecordedSample: Sendable, Equatable {
     public var time: Double
     public var tripID: String?
     public var fields: String
+    /// For a trip's start, resumption and end: what the detector decided.
+    public var tripAction: TripDetector.Action?
 
-    public init(kind: Kind, time: Double, tripID: String?, fields: String) {
+    public init(kind: Kind, time: Double, tripID: String?, fields: String, tripAction: TripDetector.Action? = nil) {
         self.kind = kind
         self.time = time
         self.tripID = tripID
         self.fields = fields
+        self.tripAction = tripAction
     }
 }

@@ -39,12 +39,12 @@ public struct TripRecorder: Sendable, Equatable {
                 let id = "trip-\(Int64((at * 1000).rounded()))"
                 tripID = id
                 policy.reset()
-                return RecordedSample(kind: .event, time: at, tripID: id, fields: #""type":"tripStarted""#)
+                return RecordedSample(kind: .event, time: at, tripID: id, fields: #""type":"tripStarted""#, tripAction: action)
             case .resumed(let at):
-                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripResumed""#)
+                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripResumed""#, tripAction: action)
             case .ended(let at, let reason):
                 defer { tripID = nil }
-                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripEnded","reason":"\#(reason.rawValue)""#)
+                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripEnded","reason":"\#(reason.rawValue)""#, tripAction: action)
             }
         }
     }

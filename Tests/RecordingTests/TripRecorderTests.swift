@@ -17,6 +17,9 @@ struct TripRecorderTests {
         samples += recorder.tick(at: 1_059 + 301)
         let events = samples.filter { $0.kind == .event }.map(\.fields)
         #expect(events == [#""type":"tripStarted""#, #""type":"tripEnded","reason":"beaconLost""#])
+        // The detector's decisions travel with the event samples, for the gateway to act on.
+        #expect(samples.compactMap(\.tripAction) == [.started(at: 1_000), .ended(at: 1_059, reason: .beaconLost)])
+        #expect(samples.filter { $0.kind != .event }.allSatisfy { $0.tripAction == nil })
         #expect(samples.first?.time == 1_000 && samples.last?.time == 1_059)
         let trip = "trip-1000000"
         #expect(samples.allSatisfy { $0.tripID == trip })

@@ -225,16 +225,18 @@ actor RecorderService {
         defer { scheduleTick() }
         guard !samples.isEmpty else { return }
         var ended = false
-        for sample in samples where sample.kind == .event {
-            if sample.fields.contains("tripStarted"), let id = sample.tripID {
+        for sample in samples {
+            guard let action = sample.tripAction, let id = sample.tripID else { continue }
+            switch action {
+            case .started:
                 Log.notice("recording: trip \(id) started")
                 try? recordings.tripStarted(id, at: sample.time)
                 announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
-            } else if sample.fields.contains("tripResumed"), let id = sample.tripID {
+            case .resumed:
                 Log.notice("recording: trip \(id) resumed")
-            } else if sample.fields.contains("tripEnded"), let id = sample.tripID {
+            case .ended(_, let reason):
                 Log.notice("recording: trip \(id) ended")
-                try? recordings.tripEnded(id, at: sample.time, reason: sample.fields.contains("maxDuration") ? "maxDuration" : "beaconLost")
+                try? recordings.tripEnded(id, at: sample.time, reason: reason.rawValue)
                 announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
                 ended = true
             }
