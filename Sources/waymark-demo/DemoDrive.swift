@@ -17,6 +17,7 @@ final class DemoDrive: @unchecked Sendable {
     let log: String
     let output: String
     let work: TemporaryDirectory
+    /// Every process the demo started, stopped by PID on any exit.
     private let cast = Cast()
     private var daemonLog = LogTail(path: "")
     /// The private system bus, for every `waymark` command once it is up.
@@ -28,9 +29,6 @@ final class DemoDrive: @unchecked Sendable {
         self.output = output
         work = try TemporaryDirectory("waymark-demo")
     }
-
-    /// Every process the demo started, stopped by PID on any exit.
-    var processes: Cast { cast }
 
     func run() async throws {
         say("the peers: OIDC provider, backend, system bus with BlueZ, gpsd replaying \(URL(fileURLWithPath: log).lastPathComponent)")
