@@ -60,18 +60,9 @@ struct DaemonLifecycleTests {
     /// Armed and running with no beacon in range and no receiver behind gpsd:
     /// nothing to do, so (almost) no CPU. Measured from /proc/PID/stat.
     @Test func anIdleArmedGatewayUsesNoCPUWithoutAdverts() async throws {
-        let rig = try SessionCommandTests.Rig()
-        defer { rig.stop() }
-        let bluez = try await BlueZTestRig()
-        defer { bluez.stop() }
-        try await bluez.addAdapter()
-        let gpsd = try GPSDaemon(device: nil, directory: rig.work)
-        defer { gpsd.stop() }
-        let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsd.port)\n"
-        try config.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
-        let daemon = try await QueueCommandTests.startDaemon(rig, on: bluez.bus)
+        let car = try await RecordingRig(withReceiver: false)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
         defer { daemon.stop() }
         try await withDeadline(.seconds(20), "recording to run") {
             while !daemon.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }

@@ -5,8 +5,7 @@ import Testing
 /// `make demo`: one drive with every peer real and no hardware.
 struct DemoTests {
     /// nl2008u.log: a u-blox 8 in a car in the Black Forest; nine valid fixes.
-    static let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("LocationTests/gpsd/nl2008u.log").path
+    static let log = Checkout.path("Tests/LocationTests/gpsd/nl2008u.log")
 
     @Test func theDemoRecordsTheDriveUploadsItWritesTheTrackAndLeavesNothingRunning() throws {
         let work = try TemporaryDirectory("waymark-demo-test")

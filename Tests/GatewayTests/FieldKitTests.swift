@@ -6,8 +6,6 @@ import Testing
 /// sysusers and tmpfiles entries, and a commented default config.
 @Suite(.serialized)
 struct FieldKitTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     static func run(_ program: String, _ arguments: [String], in work: TemporaryDirectory, package: String) throws -> (Int32, String) {
         let process = try ChildProcess(program, arguments, aptPackage: package, logPath: work.file("\(UUID().uuidString).log"))
         return (try process.wait(timeout: 120), process.output)
@@ -16,7 +14,7 @@ struct FieldKitTests {
     @Test func theSystemdUnitIsHardenedToAnExposureOfAtMostTwo() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        let unit = try String(contentsOf: Self.root.appendingPathComponent("hardware/waymark.service"), encoding: .utf8)
+        let unit = try String(contentsOf: Checkout.root.appendingPathComponent("hardware/waymark.service"), encoding: .utf8)
             .replacingOccurrences(of: "@BINDIR@", with: "/usr/bin")
         try unit.write(toFile: work.file("waymark.service"), atomically: true, encoding: .utf8)
         for line in ["Type=notify", "WatchdogSec=", "Restart=always", "User=waymark", "StateDirectory=waymark", "ConfigurationDirectory=waymark",
@@ -33,7 +31,7 @@ struct FieldKitTests {
     /// systemd 252 has no `udevadm verify`: the rules are parsed here, every
     /// key and operator checked, and each receiver's ids matched.
     @Test func theUdevRulesParseAndNameEveryKnownReceiver() throws {
-        let rules = try String(contentsOf: Self.root.appendingPathComponent("udev/60-waymark.rules"), encoding: .utf8)
+        let rules = try String(contentsOf: Checkout.root.appendingPathComponent("udev/60-waymark.rules"), encoding: .utf8)
         let keys = ["ACTION", "SUBSYSTEM", "KERNEL", "ATTRS{idVendor}", "ATTRS{idProduct}", "ENV{WAYMARK_GPS}", "SYMLINK", "GROUP", "MODE",
                     "TAG", "RUN", "GOTO", "LABEL"]
         var labels: Set<String> = [], gotos: Set<String> = [], gps: Set<String> = []
@@ -66,7 +64,7 @@ struct FieldKitTests {
         defer { work.remove() }
         let destination = work.file("root")
         // The test build's binary; SWIFT=true skips a second build.
-        let common = ["-C", Self.root.path, "DESTDIR=\(destination)", "PREFIX=/usr", "BUILD=debug", "SWIFT=true"]
+        let common = ["-C", Checkout.root.path, "DESTDIR=\(destination)", "PREFIX=/usr", "BUILD=debug", "SWIFT=true"]
         let (installed, output) = try Self.run("make", common + ["install"], in: work, package: "make")
         #expect(installed == 0, "\(output)")
         let files = ["/usr/bin/waymark", "/lib/systemd/system/waymark.service", "/usr/share/dbus-1/system.d/io.waymark.Gateway1.conf",

@@ -6,8 +6,7 @@ import Testing
 /// parses, and it is what the daemon needs.
 struct PolicyFileTests {
     @Test func thePolicyFileIsValidForDbusDaemonAndLimitsTheName() throws {
-        let policy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("hardware/io.waymark.Gateway1.conf").path
+        let policy = Checkout.path("hardware/io.waymark.Gateway1.conf")
         let text = try String(contentsOfFile: policy, encoding: .utf8)
         #expect(text.contains(#"<policy user="waymark">"#) && text.contains(#"<allow own="io.waymark.Gateway1"/>"#))
         #expect(text.contains(#"<deny send_destination="io.waymark.Gateway1"/>"#))

@@ -8,8 +8,7 @@ import Testing
 /// here against glewlwyd, as a user would before the car leaves; inside the
 /// VM there is no network, and the gateway arms from the stored session.
 struct RealBlueZTests {
-    static let vmDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("VM").path
+    static let vmDirectory = Checkout.path("Tests/VM")
     /// The iBeacon of the end-to-end tests as a manufacturer-data AD
     /// structure; the kernel adds the flags (`add-adv -g`).
     static let advert = "1aff4c00" + "0215e2c56db5dffb48d2b060d0f5a71096e000640000c5"
@@ -34,7 +33,7 @@ struct RealBlueZTests {
         try files.copyItem(atPath: rig.work.file("data"), toPath: job.file("data"))
         try files.copyItem(atPath: rig.work.file("client-secret"), toPath: job.file("client-secret"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-job.sh", toPath: job.file("vm-job.sh"))
-        try files.copyItem(atPath: Self.vmDirectory + "/../../hardware/io.waymark.Gateway1.conf", toPath: job.file("io.waymark.Gateway1.conf"))
+        try files.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
         // The job runs waymark as user waymark, which must reach into /job.
         chmod(job.path, 0o755)
         let config = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)

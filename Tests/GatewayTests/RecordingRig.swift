@@ -5,23 +5,24 @@ import PeerHarness
 
 /// Everything `waymark run` talks to in the end-to-end recording tests:
 /// glewlwyd and the backend (through `SessionCommandTests.Rig`), the BlueZ
-/// mock with an adapter, and gpsd reading a simulated receiver.
+/// mock with an adapter, and gpsd reading a simulated receiver (or, without
+/// one, gpsd with no device).
 final class RecordingRig: @unchecked Sendable {
     static let beacon = "C0:FF:EE:00:00:01"
     static let vehicle = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0"
 
     let session: SessionCommandTests.Rig
     let bluez: BlueZTestRig
-    let receiver: SimulatedReceiver
+    let receiver: SimulatedReceiver?
     let gpsdPort: Int
     private(set) var gpsd: GPSDaemon?
 
     /// `config` is appended to the session's config; `[Location]` is set here.
-    init(config: String = "", gpsdRunning: Bool = true, pairVehicle: Bool = false) async throws {
+    init(config: String = "", gpsdRunning: Bool = true, pairVehicle: Bool = false, withReceiver: Bool = true) async throws {
         session = try SessionCommandTests.Rig()
         bluez = try await BlueZTestRig()
         try await bluez.addAdapter()
-        receiver = try SimulatedReceiver()
+        receiver = withReceiver ? try SimulatedReceiver() : nil
         gpsdPort = try FreePort.tcp()
         let text = try String(contentsOfFile: session.work.file("waymark.conf"), encoding: .utf8)
             + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsdPort)\n\n" + config
@@ -32,7 +33,7 @@ final class RecordingRig: @unchecked Sendable {
     }
 
     func startGPSD() throws {
-        gpsd = try GPSDaemon(device: receiver.terminal.path, port: gpsdPort, directory: session.work)
+        gpsd = try GPSDaemon(device: receiver?.terminal.path, port: gpsdPort, directory: session.work)
     }
 
     func startDaemon() async throws -> ChildProcess {
@@ -64,7 +65,7 @@ final class RecordingRig: @unchecked Sendable {
 
     func stop() {
         gpsd?.stop()
-        receiver.stop()
+        receiver?.stop()
         bluez.stop()
         session.stop()
     }

@@ -100,8 +100,7 @@ struct SessionCommandTests {
     /// `logout` is the only way to clear a session: in the sources, the
     /// clearing function has one definition and one caller, inside `logout()`.
     @Test func onlyLogoutClearsTheSession() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources")
+        let sources = Checkout.root.appendingPathComponent("Sources")
         var uses: [String] = []
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         for file in files {

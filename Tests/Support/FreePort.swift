@@ -20,15 +20,27 @@ public enum FreePort {
     }
 
     public static func accepts(port: Int) -> Bool {
+        guard let fd = connected(to: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A TCP socket connected to `port` on loopback (the caller closes it),
+    /// or nil when nothing accepts there.
+    static func connected(to port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
+        guard connected else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// Waits until something listens on `port`, failing early if `process` exits.

@@ -57,16 +57,8 @@ public final class IngestServer: @unchecked Sendable {
 
     /// A blocking HTTP exchange with the local control endpoints.
     func send(_ method: String, _ path: String, _ body: Data = Data()) throws -> Data {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = FreePort.connected(to: port) else { throw PeerError.startFailed("ingest server", output: "connect failed") }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else { throw PeerError.startFailed("ingest server", output: "connect failed") }
         let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
         let out = Data(head.utf8) + body
         _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
