@@ -61,7 +61,7 @@ let package = Package(
         // A plain target so that the bench can drive the same peers as the tests.
         .target(
             name: "PeerHarness",
-            dependencies: ["DBus"],
+            dependencies: ["DBus", "HTTP", "Session", "Storage"],
             path: "Tests/Support",
                         resources: [.copy("Templates")],
             swiftSettings: strict

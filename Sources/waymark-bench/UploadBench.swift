@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import PeerHarness
 import Session
 import Storage
@@ -59,10 +58,7 @@ struct UploadBench {
         let backend = try IngestServer(directory: directory)
         defer { backend.stop() }
         let database = try Database(path: directory.file("upload.db"), migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
-        let session = SessionManager(
-            configuration: SessionConfiguration(issuer: provider.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
-                                                scopes: ["openid", "waymark"], backendBaseURL: backend.baseURL),
-            store: SessionStore(database: database), http: HTTPClient())
+        let session = Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
         _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         let outbox = Outbox(database: database)
         for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(Self.samples(10_000, from: start)) }

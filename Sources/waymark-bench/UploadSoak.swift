@@ -1,6 +1,5 @@
 import Foundation
 import PeerHarness
-import HTTP
 import Session
 import Storage
 import Upload
@@ -14,10 +13,7 @@ enum UploadSoak {
 
     static func run(database path: String, issuer: String, backend: String, mode: String) async throws {
         let database = try Database(path: path, migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
-        let session = SessionManager(
-            configuration: SessionConfiguration(issuer: issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
-                                                scopes: ["openid", "waymark"], backendBaseURL: backend),
-            store: SessionStore(database: database), http: HTTPClient())
+        let session = Glewlwyd.sessionManager(issuer: issuer, backend: backend, database: database)
         var options = UploadOptions()
         options.batchCount = 50
         options.batchAge = .milliseconds(20)

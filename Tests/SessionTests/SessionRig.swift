@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import PeerHarness
 import Session
 import Storage
@@ -26,11 +25,7 @@ struct SessionRig {
 
     /// A manager as a new process would build it, over the same store.
     static func manager(database: Database, provider: Glewlwyd, backend: IngestServer) -> SessionManager {
-        SessionManager(
-            configuration: SessionConfiguration(
-                issuer: provider.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
-                scopes: ["openid", "waymark"], backendBaseURL: backend.baseURL),
-            store: SessionStore(database: database), http: HTTPClient())
+        Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
     }
 
     func stop() {

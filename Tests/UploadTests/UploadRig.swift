@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import PeerHarness
 import Session
 import Storage
@@ -22,10 +21,7 @@ struct UploadRig {
         backend = try IngestServer(directory: directory)
         database = try Database(path: directory.file("data/waymark.db"),
                                 migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
-        session = SessionManager(
-            configuration: SessionConfiguration(issuer: provider.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
-                                                scopes: ["openid", "waymark"], backendBaseURL: backend.baseURL),
-            store: SessionStore(database: database), http: HTTPClient())
+        session = Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
         _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         outbox = Outbox(database: database)
     }
