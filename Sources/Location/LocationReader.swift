@@ -21,8 +21,10 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private var channel: ByteChannel?
     /// Set by every chunk; cleared by the watchdog each period.
     private var heard = false
-    /// Closes an epoch the receiver has stopped adding to.
+    /// Closes an epoch the receiver has stopped adding to: one task for a
+    /// run of chunks, sleeping until the deadline the last chunk set.
     private var settle: Task<Void, Never>?
+    private var settleDeadline: C.Instant?
     private var published: LocationState?
     private var devices: Set<String> = []
     private var lastMode = 0
@@ -86,6 +88,8 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
                     scheduleSettle()
                 }
                 settle?.cancel()
+                settle = nil
+                settleDeadline = nil
                 watchdog.cancel()
                 channel.close()
                 self.channel = nil
@@ -209,13 +213,24 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     }
 
     private func scheduleSettle() {
-        settle?.cancel()
-        guard speaksGPSD ? gpsd.isOpen : nmea.isOpen else { return }
-        let clock = clock, delay = options.epochSettle
-        settle = Task {
-            do { try await clock.sleep(for: delay) } catch { return }
-            self.closeEpoch()
+        guard speaksGPSD ? gpsd.isOpen : nmea.isOpen else {
+            settleDeadline = nil
+            return
         }
+        settleDeadline = clock.now.advanced(by: options.epochSettle)
+        if settle == nil { settle = Task { await self.settleWhenQuiet() } }
+    }
+
+    private func settleWhenQuiet() async {
+        while let deadline = settleDeadline {
+            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+            // A later chunk moved the deadline: sleep on.
+            if settleDeadline == deadline {
+                settleDeadline = nil
+                closeEpoch()
+            }
+        }
+        settle = nil
     }
 
     private func closeEpoch() {
