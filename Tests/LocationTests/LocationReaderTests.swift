@@ -65,7 +65,8 @@ struct LocationReaderTests {
             let mismatches = check.mismatches(
                 fixes, keys: ["mode", "lat", "lon", "altHAE", "altMSL", "speed", "track"], tolerance: 1e-9, allowRollover: true)
             #expect(!check.epochs.isEmpty)
-            #expect(mismatches.isEmpty, "\(name): \(mismatches.count) of \(check.epochs.count): \(mismatches.prefix(3))")
+            let received = "\(fixes.count) fixes received, first at \(fixes.first?.time.map(CivilTime.iso8601) ?? "-")"
+            #expect(mismatches.isEmpty, "\(name): \(mismatches.count) of \(check.epochs.count): \(mismatches.prefix(3)); \(received)")
         }
     }
 }
