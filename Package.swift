@@ -28,25 +28,27 @@ let package = Package(
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
+        // Small shared basics: clamping outside numbers, backoff, civil time.
+        .target(name: "Basics", swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
-        .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging"], swiftSettings: strict),
+        .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging", "Basics"], swiftSettings: strict),
         .target(name: "Recording", swiftSettings: strict),
-        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Location", "Logging"], swiftSettings: strict),
+        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Basics", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "Location", dependencies: ["CGPS", "Logging"], swiftSettings: strict),
+        .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging", "Basics"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
@@ -72,7 +74,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "LocationTests", dependencies: ["Location", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
@@ -82,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "PeerHarness"],
+            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Basics", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,4 @@
+internal import Basics
 extension Fix {
     /// One line of JSON with gpsd's TPV names and units; absent fields are left out.
     public var json: String {

@@ -1,3 +1,4 @@
+internal import Basics
 internal import Dispatch
 internal import Glibc
 internal import Logging

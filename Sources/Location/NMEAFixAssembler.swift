@@ -1,3 +1,4 @@
+internal import Basics
 /// Turns a stream of NMEA sentences into one `Fix` per epoch, the way gpsd
 /// reports TPV: a sentence with a new time of day closes the previous epoch.
 public struct NMEAFixAssembler: Sendable {

@@ -19,7 +19,8 @@ public struct NMEASentence: Sendable, Equatable {
     private let line: [UInt8]
     /// Offsets of each field's first byte, then one past the last field's end
     /// (+1, as if a comma followed): field i spans starts[i] ..< starts[i+1]-1.
-    private let starts: [UInt8]
+    /// `UInt16`: a line of `maximumLength` bytes has offsets up to length + 1.
+    private let starts: [UInt16]
     /// Where the address ends (its comma, or the body's end).
     private let addressEnd: Int
     /// The sentence type's three letters packed big-endian (`RMC` → 0x524D43),
@@ -42,7 +43,7 @@ public struct NMEASentence: Sendable, Equatable {
         guard end > 0, line[0] == UInt8(ascii: "$") || line[0] == UInt8(ascii: "!") else { throw .notASentence }
         var checksum: UInt8 = 0
         var bodyEnd = end
-        var starts: [UInt8] = []
+        var starts: [UInt16] = []
         starts.reserveCapacity(24)
         var addressEnd = -1
         for index in 1..<end {
@@ -54,7 +55,7 @@ public struct NMEASentence: Sendable, Equatable {
             checksum ^= byte
             if byte == UInt8(ascii: ",") {
                 if addressEnd < 0 { addressEnd = index }
-                starts.append(UInt8(index + 1))
+                starts.append(UInt16(index + 1))
             }
         }
         if bodyEnd < end {
@@ -66,7 +67,7 @@ public struct NMEASentence: Sendable, Equatable {
             checksummed = false
         }
         if addressEnd < 0 { addressEnd = bodyEnd }
-        starts.append(UInt8(bodyEnd + 1))
+        starts.append(UInt16(bodyEnd + 1))
         guard addressEnd - 1 >= 5 else { throw .notASentence }
         for index in 1..<addressEnd {
             switch line[index] {

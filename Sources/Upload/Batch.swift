@@ -1,4 +1,4 @@
-internal import Location
+internal import Basics
 
 /// Consecutive queued samples sent as one request.
 public struct Batch: Sendable, Equatable {

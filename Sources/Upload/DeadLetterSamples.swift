@@ -1,5 +1,5 @@
 internal import Foundation
-internal import Location
+internal import Basics
 
 /// Reads back the samples of a dead letter (the JSON array that was sent).
 enum DeadLetterSamples {

@@ -1,5 +1,5 @@
 public import HTTP
-internal import Location
+internal import Basics
 internal import Logging
 public import Session
 
@@ -31,6 +31,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     /// Samples added since the last exact count, so `samplesAdded` need not count the table.
     private var addedSinceCount = 0
     private var lastCount = 0
+    /// An unusable `Retry-After` is logged once, not on every retry.
+    private var retryAfterLogged = false
 
     private enum Outcome {
         case acknowledged
@@ -137,8 +139,16 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private func deliver(_ batch: Batch) async -> Bool {
         switch await send(batch) {
         case .acknowledged:
+            do {
+                try outbox.acknowledge(batch, at: now())
+            } catch {
+                // The backend has the samples, but they are still queued here:
+                // back off and resend; the idempotency key makes that safe.
+                Log.error("upload: samples \(batch.firstSeq)–\(batch.lastSeq) were acknowledged but cannot be removed from the queue: \(error); resending later")
+                scheduleRetry(status: nil, after: nil)
+                return false
+            }
             backoff.reset()
-            do { try outbox.acknowledge(batch, at: now()) } catch { Log.error("upload: cannot delete acknowledged samples: \(error)") }
             sink.yield(.uploaded(first: batch.firstSeq, last: batch.lastSeq))
             return true
         case .deadLetter(let status, let reason):
@@ -157,19 +167,24 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             sink.yield(.deadLettered(first: batch.firstSeq, last: batch.lastSeq, status: status))
             return true
         case .retry(let status, let retryAfter):
-            let jittered = backoff.next()
-            let delay = min(options.retryCap, max(retryAfter ?? .zero, jittered))
             try? outbox.noteError(status.map { "HTTP \($0)" } ?? "no response")
-            sink.yield(.retrying(status: status, delay: delay))
-            let clock = clock, waker = waker
-            retryTimer = Task {
-                guard (try? await clock.sleep(for: delay)) != nil else { return }
-                waker.yield(true)
-            }
+            scheduleRetry(status: status, after: retryAfter)
             return false
         case .notAuthorized:
             sink.yield(.waitingForLogin)
             return false
+        }
+    }
+
+    /// Waits out the backoff (or the server's `Retry-After`, if longer), capped,
+    /// then drains again.
+    private func scheduleRetry(status: Int?, after retryAfter: Duration?) {
+        let delay = min(options.retryCap, max(retryAfter ?? .zero, backoff.next()))
+        sink.yield(.retrying(status: status, delay: delay))
+        let clock = clock, waker = waker
+        retryTimer = Task {
+            guard (try? await clock.sleep(for: delay)) != nil else { return }
+            waker.yield(true)
         }
     }
 
@@ -195,14 +210,35 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             }
         }
         switch response.status {
-        case 200..<300, 409:
+        case 200..<300:
+            // Only the contract's answer acknowledges: a captive portal or a
+            // misrouted proxy also says 200.
+            if let acknowledgement = Acknowledgement(response), acknowledgement.accepted == batch.samples.count { return .acknowledged }
+            Log.warning("upload: HTTP \(response.status) (\(response.headers["content-type"] ?? "no content type")) is not an acknowledgement "
+                + "of \(batch.samples.count) samples; retrying later")
+            return .retry(status: response.status, after: nil)
+        case 409:
             return .acknowledged
         case 408, 429, 500...599, 401:
-            return .retry(status: response.status, after: response.headers["retry-after"].flatMap(Double.init).map { .milliseconds(Int64($0 * 1000)) })
+            return .retry(status: response.status, after: retryAfter(response))
         case 413:
             return .deadLetter(status: 413, reason: "payload too large")
         default:
             return .deadLetter(status: response.status, reason: response.excerpt)
+        }
+    }
+
+    private func retryAfter(_ response: HTTPResponse) -> Duration? {
+        guard let header = response.headers["retry-after"] else { return nil }
+        switch RetryAfter.parse(header, now: now()) {
+        case .delay(let delay):
+            return delay
+        case .unusable(let text):
+            if !retryAfterLogged {
+                Log.notice("upload: ignoring Retry-After \(text.debugDescription) from the backend; using the backoff")
+                retryAfterLogged = true
+            }
+            return nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Location
 import PeerHarness
 import Testing

@@ -1,3 +1,4 @@
+import Basics
 @testable import Location
 import Testing
 

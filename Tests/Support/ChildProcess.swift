@@ -12,6 +12,7 @@ public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     private let lock = NSLock()
     private var exitStatus: Int32?
+    private var peakKiB: Int?
 
     /// Starts `executable` (an absolute path, or a name looked up on PATH). A
     /// program that is not installed throws `missingProgram` naming `aptPackage`.
@@ -125,6 +126,13 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// The most memory the process had resident (`ru_maxrss`, KiB), once it has exited.
+    public var maxResidentKiB: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return peakKiB
+    }
+
     /// What the process wrote so far.
     public var output: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -135,7 +143,9 @@ public final class ChildProcess: @unchecked Sendable {
         defer { lock.unlock() }
         if let exitStatus { return exitStatus }
         var raw: Int32 = 0
-        guard waitpid(pid, &raw, wait ? 0 : WNOHANG) == pid else { return nil }
+        var usage = rusage()
+        guard wait4(pid, &raw, wait ? 0 : WNOHANG, &usage) == pid else { return nil }
+        peakKiB = usage.ru_maxrss
         let signal = raw & 0x7f
         exitStatus = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
         return exitStatus

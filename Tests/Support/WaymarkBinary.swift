@@ -20,10 +20,14 @@ public enum WaymarkBinary {
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory, timeout: TimeInterval = 30
     ) throws -> (status: Int32, output: String) {
-        let process = try ChildProcess(
-            try path, arguments, aptPackage: "(built by swift build)", environment: environment,
-            logPath: directory.file("waymark-\(UUID().uuidString).log"))
+        let process = try start(arguments, environment: environment, in: directory)
         let status = try process.wait(timeout: timeout)
         return (status, process.output)
+    }
+
+    /// Starts `waymark`; its output goes to a log in `directory`.
+    public static func start(_ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess(try path, arguments, aptPackage: "(built by swift build)", environment: environment,
+                         logPath: directory.file("waymark-\(UUID().uuidString).log"))
     }
 }

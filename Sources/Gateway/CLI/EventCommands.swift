@@ -1,3 +1,4 @@
+import Basics
 import DBus
 import FoundationEssentials
 internal import Glibc

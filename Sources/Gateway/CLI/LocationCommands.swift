@@ -50,24 +50,48 @@ enum LocationCommands {
         return .ok
     }
 
+    /// Streams the capture through a fixed buffer, printing each fix as its
+    /// epoch closes, and stops reading at `count`: memory stays flat whatever
+    /// the file's size or line lengths.
     private static func decode(_ path: String, count: Int?, output: (Fix) -> Void) -> ExitCode {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            Log.error("gps: cannot read \(path)")
-            return .ioError
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            Log.error("gps: cannot read \(path): \(String(cString: strerror(errno)))")
+            return errno == EACCES ? .noPermission : .ioError
         }
+        defer { close(fd) }
         var lines = LineBuffer(limit: NMEASentence.maximumLength)
         var assembler = NMEAFixAssembler()
-        var fixes: [Fix] = []
-        var rejected = 0
-        for line in lines.append(data) + [[UInt8(ascii: "\n")]] {
-            guard let sentence = try? NMEASentence(utf8: line) else {
-                if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") { rejected += 1 }
-                continue
-            }
-            if let fix = assembler.add(sentence) { fixes.append(fix) }
+        var printed = 0, rejected = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        /// Prints a fix; false once `count` fixes are out.
+        func emit(_ fix: Fix?) -> Bool {
+            guard let fix else { return true }
+            output(fix)
+            printed += 1
+            return printed < (count ?? .max)
         }
-        if let last = assembler.finish() { fixes.append(last) }
-        for fix in fixes.prefix(count ?? fixes.count) { output(fix) }
+        reading: while true {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0, errno == EINTR { continue }
+            if got < 0 {
+                Log.error("gps: reading \(path): \(String(cString: strerror(errno)))")
+                return .ioError
+            }
+            // End of file ends a last line that has no newline.
+            let chunk = got == 0 ? [UInt8(ascii: "\n")][...] : buffer[..<got]
+            for line in lines.append(chunk) {
+                guard let sentence = try? NMEASentence(utf8: line) else {
+                    if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") { rejected += 1 }
+                    continue
+                }
+                guard emit(assembler.add(sentence)) else { break reading }
+            }
+            if got == 0 {
+                _ = emit(assembler.finish())
+                break
+            }
+        }
         if rejected + lines.overlong > 0 { Log.notice("gps: \(path): skipped \(rejected) bad sentences and \(lines.overlong) overlong lines") }
         return .ok
     }

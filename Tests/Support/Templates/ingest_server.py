@@ -9,10 +9,14 @@
 # (device_id, seq), duplicates counted.
 #
 # Control (from the test):
-#   POST /_control/settings   the settings JSON
+#   POST /_control/settings   the settings JSON (sent back byte for byte, so a
+#                             test can send numbers Python would not print)
 #   POST /_control/faults     {"queue": [fault, …], "random": p, "max_bytes": n}
-#     a fault: {"kind": "500" | "429" | "401" | "400" | "close" | "delay" | "ack-drop",
-#               "retry_after": s, "delay": s}
+#     a fault: {"kind": "500" | "503" | "429" | "401" | "400" | "close" | "delay" | "ack-drop"
+#                       | "portal" | "not-ack",
+#               "retry_after": s or any text, "delay": s}
+#       portal: 200 text/html, as a captive portal answers, and nothing stored;
+#       not-ack: 200 JSON that is not {"accepted": N}, and nothing stored.
 #     queued faults apply to the next sample POSTs in order; with "random",
 #     each POST gets a random one of 500, 429, close, delay, ack-drop with
 #     probability p; above "max_bytes" (compressed) a POST gets 413.
@@ -24,7 +28,7 @@ import base64, gzip, json, random, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 state = {
-    "settings": {"settings": {}, "commands": []},
+    "settings": b'{"settings": {}, "commands": []}',
     "account": {"user_id": "user-1", "vehicle_id": "vehicle-7", "api_base_url": None},
     "requests": [],
     "samples": {},
@@ -61,6 +65,15 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def reply_raw(self, status, content_type, data, headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def authorized(self):
         header = self.headers.get("Authorization", "")
         if not header.startswith("Bearer ") or token_expired(header[7:]):
@@ -93,7 +106,7 @@ class Handler(BaseHTTPRequestHandler):
             account["api_base_url"] = account["api_base_url"] or f"http://127.0.0.1:{self.server.server_port}"
             return self.reply(200, account)
         if self.path == "/v1/settings":
-            return self.reply(200, state["settings"])
+            return self.reply_raw(200, "application/json", state["settings"])
         self.reply(404, {"error": "not found"})
 
     def do_POST(self):
@@ -101,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length)
         if self.path == "/_control/settings":
             with lock:
-                state["settings"] = json.loads(body)
+                state["settings"] = body
             return self.reply(200, {})
         if self.path == "/_control/faults":
             control = json.loads(body)
@@ -135,12 +148,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(500, {"error": "injected"})
         if kind == "400":
             return self.reply(400, {"error": "rejected by test"})
-        if kind == "429":
-            self.send_response(429)
-            self.send_header("Retry-After", str(fault.get("retry_after", 1)))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+        if kind in ("429", "503"):
+            return self.reply_raw(int(kind), "text/plain", b"", [("Retry-After", str(fault.get("retry_after", 1)))])
+        if kind == "portal":
+            return self.reply_raw(200, "text/html", b"<html><body>Welcome! Accept the terms to continue.</body></html>")
+        if kind == "not-ack":
+            return self.reply(200, {"status": "ok"})
         if kind == "close":
             self.close_connection = True
             self.connection.shutdown(2)

@@ -35,8 +35,9 @@ public enum CivilTime {
     }
 
     /// Appends the same text as `iso8601` to a byte buffer (for bulk JSON).
+    /// Times outside years 1–9999 (or not finite) print as the nearest end of it.
     public static func appendISO8601(_ seconds: Double, to bytes: inout [UInt8]) {
-        let milliseconds = Int((seconds * 1000).rounded())
+        let milliseconds = Int((Self.printable(seconds) * 1000).rounded())
         let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (dayNumber, ms) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
         let (year, month, day) = date(days: dayNumber)
@@ -57,6 +58,12 @@ public enum CivilTime {
         digits(ms / 60000 % 60, 2, then: UInt8(ascii: ":"))
         digits(ms / 1000 % 60, 2, then: UInt8(ascii: "."))
         digits(ms % 1000, 3, then: UInt8(ascii: "Z"))
+    }
+
+    /// Clamps to what `iso8601` can print: 0001-01-01 to 9999-12-31.
+    static func printable(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return 0 }
+        return min(max(seconds, -62_135_596_800), 253_402_300_799.999)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil for anything else.

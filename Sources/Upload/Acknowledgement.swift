@@ -1,0 +1,14 @@
+internal import HTTP
+internal import FoundationEssentials
+
+/// The backend's acknowledgement of a batch: a JSON body `{"accepted": N}`.
+struct Acknowledgement: Decodable {
+    /// How many samples the backend accepted.
+    var accepted: Int
+
+    /// Nil for any other body.
+    init?(_ response: HTTPResponse) {
+        guard let decoded = try? JSONDecoder().decode(Acknowledgement.self, from: Data(response.body)) else { return nil }
+        self = decoded
+    }
+}
