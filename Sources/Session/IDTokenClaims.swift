@@ -9,11 +9,13 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
     public var email: String?
     public var issuer: String
     public var audience: [String]
+    /// The authorized party, required when the token names several audiences.
+    public var authorizedParty: String?
     /// Seconds since 1970.
     public var expiresAt: Double
 
     enum CodingKeys: String, CodingKey {
-        case subject = "sub", name, email, issuer = "iss", audience = "aud", expiresAt = "exp"
+        case subject = "sub", name, email, issuer = "iss", audience = "aud", expiresAt = "exp", authorizedParty = "azp"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -28,6 +30,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
             audience = try keys.decode([String].self, forKey: .audience)
         }
         expiresAt = try keys.decode(Double.self, forKey: .expiresAt)
+        authorizedParty = try? keys.decodeIfPresent(String.self, forKey: .authorizedParty)
     }
 
     /// Reads the payload of a compact JWS and checks `iss`, `aud` and `exp`.
@@ -41,6 +44,13 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
         }
         guard self.issuer == issuer else { throw .invalidIDToken("issuer \(self.issuer) is not \(issuer)") }
         guard audience.contains(clientID) else { throw .invalidIDToken("audience does not include \(clientID)") }
+        // OIDC Core §3.1.3.7 items 4–5: several audiences need an azp, and it must be us.
+        if audience.count > 1 {
+            guard let authorizedParty else { throw .invalidIDToken("several audiences and no azp") }
+            guard authorizedParty == clientID else { throw .invalidIDToken("azp \(authorizedParty) is not \(clientID)") }
+        } else if let authorizedParty, authorizedParty != clientID {
+            throw .invalidIDToken("azp \(authorizedParty) is not \(clientID)")
+        }
         guard expiresAt > now - 60 else { throw .invalidIDToken("expired") }
     }
 

@@ -11,6 +11,8 @@ public struct PersistedSession: Sendable, Equatable, CustomStringConvertible, Cu
     /// Why the session stopped being authorized; nil while it is.
     public var invalidated: AuthorizationEvent.Reason?
     public var updatedAt: Double
+    /// Set while a refresh request is out (see `SessionStore.beginRefresh`).
+    var refreshStartedAt: Double? = nil
 
     /// A usable refresh token, or an access token that has not expired, and
     /// no invalidation.

@@ -20,7 +20,7 @@ public struct RemoteSettings: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey { case settings, commands }
-    enum SettingKeys: String, CodingKey {
+    enum SettingKeys: String, CodingKey, Hashable {
         case gapThreshold = "gap_threshold_s", uploadBatchSize = "upload_batch_size"
         case scanWatchdog = "scan_watchdog_s", deviceExpiry = "device_expiry_s"
     }
@@ -34,16 +34,32 @@ public struct RemoteSettings: Sendable, Equatable, Codable {
         self.commands = commands
     }
 
+    /// Settings present but refused for being out of range, not numbers, or
+    /// not finite; the local config's value stands. Not stored, not compared.
+    public private(set) var ignored: [String] = []
+
+    /// What each setting may be; anything else from the fleet is ignored.
+    static let ranges: [SettingKeys: ClosedRange<Double>] = [
+        .gapThreshold: 1...604_800, .uploadBatchSize: 1...100_000, .scanWatchdog: 1...86_400, .deviceExpiry: 1...604_800,
+    ]
+
     public init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
         let settings = try? keys.nestedContainer(keyedBy: SettingKeys.self, forKey: .settings)
-        func positive(_ key: SettingKeys) -> Double? {
-            (try? settings?.decodeIfPresent(Double.self, forKey: key)).flatMap { $0 }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        var ignored: [String] = []
+        func inRange(_ key: SettingKeys) -> Double? {
+            guard let settings, settings.contains(key) else { return nil }
+            guard let value = try? settings.decode(Double.self, forKey: key), value.isFinite, Self.ranges[key]?.contains(value) == true else {
+                ignored.append(key.rawValue)
+                return nil
+            }
+            return value
         }
-        gapThreshold = positive(.gapThreshold)
-        uploadBatchSize = positive(.uploadBatchSize).map { Int($0) }
-        scanWatchdog = positive(.scanWatchdog)
-        deviceExpiry = positive(.deviceExpiry)
+        gapThreshold = inRange(.gapThreshold)
+        uploadBatchSize = inRange(.uploadBatchSize).map { Int($0.rounded()) }
+        scanWatchdog = inRange(.scanWatchdog)
+        deviceExpiry = inRange(.deviceExpiry)
+        self.ignored = ignored
         // A command of a kind this version does not know is skipped, not fatal.
         var list: [Command] = []
         if var items = try? keys.nestedUnkeyedContainer(forKey: .commands) {
@@ -62,6 +78,11 @@ public struct RemoteSettings: Sendable, Equatable, Codable {
         try settings.encodeIfPresent(scanWatchdog, forKey: .scanWatchdog)
         try settings.encodeIfPresent(deviceExpiry, forKey: .deviceExpiry)
         try keys.encode(commands, forKey: .commands)
+    }
+
+    public static func == (lhs: RemoteSettings, rhs: RemoteSettings) -> Bool {
+        lhs.gapThreshold == rhs.gapThreshold && lhs.uploadBatchSize == rhs.uploadBatchSize && lhs.scanWatchdog == rhs.scanWatchdog
+            && lhs.deviceExpiry == rhs.deviceExpiry && lhs.commands == rhs.commands
     }
 
     private struct Skip: Decodable {

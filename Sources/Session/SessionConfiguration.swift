@@ -9,6 +9,9 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var backendBaseURL: String
     /// Refresh this long before the access token expires.
     public var refreshMargin: Double = 30
+    /// Automatic refreshes are at least this far apart (seconds), or half
+    /// the token's lifetime when that is shorter.
+    public var minimumRefreshInterval: Double = 30
 
     public init(issuer: String, clientID: String, clientSecret: String? = nil, scopes: [String] = ["openid"], backendBaseURL: String = "") {
         self.issuer = issuer

@@ -1,3 +1,4 @@
+internal import Basics
 public import FoundationEssentials
 public import HTTP
 internal import Logging
@@ -20,12 +21,14 @@ public actor SessionManager {
     let wipe: @Sendable () throws -> Void
 
     private var metadata: ProviderMetadata?
+    /// Remote settings already logged as ignored, so each is logged once.
+    private var ignoredSettings: Set<String> = []
     private var refreshing: Task<Result<String, SessionError>, Never>?
 
     public init(
         configuration: SessionConfiguration, store: SessionStore, http: HTTPClient,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        checkURL: @escaping @Sendable (String) -> String? = { _ in nil },
+        checkURL: @escaping @Sendable (String) -> String? = EndpointURL.validate,
         wipe: @escaping @Sendable () throws -> Void = {}
     ) {
         self.configuration = configuration
@@ -62,6 +65,11 @@ public actor SessionManager {
         let found: ProviderMetadata = try decode(response, url)
         guard found.issuer == issuer || found.issuer == issuer + "/" else {
             throw .malformed(url: url, detail: "issuer \(found.issuer) does not match the configured \(issuer)")
+        }
+        // Tokens and secrets go to these: the same rule as for the issuer.
+        for (name, endpoint) in [("token_endpoint", found.tokenEndpoint), ("device_authorization_endpoint", found.deviceAuthorizationEndpoint),
+                                 ("revocation_endpoint", found.revocationEndpoint)] {
+            if let endpoint, let problem = checkURL(endpoint) { throw .malformed(url: url, detail: "\(name) \(problem)") }
         }
         metadata = found
         return found
@@ -144,15 +152,18 @@ public actor SessionManager {
         guard tokens.tokenType.lowercased() == "bearer" else {
             throw .malformed(url: configuration.issuer, detail: "token type \(tokens.tokenType) is not bearer")
         }
-        let issuer = metadata?.issuer ?? configuration.issuer
-        let claims = try tokens.idToken.map { token throws(SessionError) in
-            try IDTokenClaims(token: token, issuer: issuer, clientID: configuration.clientID, now: now())
-        }
+        let claims = try tokens.idToken.map(claims(of:))
         let session = PersistedSession(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-            accessExpiresAt: tokens.expiresIn.map { now() + $0 }, claims: claims, account: nil, invalidated: nil, updatedAt: now())
-        try persist(session)
+            accessExpiresAt: tokens.lifetime.map { now() + $0 }, claims: claims, account: nil, invalidated: nil, updatedAt: now())
+        do { try store.save(session) } catch { throw .configuration("cannot store the session: \(error)") }
+        sessionChanged()
         return session
+    }
+
+    /// An ID token's checked claims (OIDC Core §3.1.3.7), at login and on every refresh.
+    private func claims(of idToken: String) throws(SessionError) -> IDTokenClaims {
+        try IDTokenClaims(token: idToken, issuer: metadata?.issuer ?? configuration.issuer, clientID: configuration.clientID, now: now())
     }
 
     /// After a login: fetch the account, store it, and only then report
@@ -167,12 +178,14 @@ public actor SessionManager {
     // MARK: tokens
 
     /// An access token good for at least the refresh margin, refreshing first
-    /// if needed.
+    /// if needed. A token of unknown lifetime is used until the backend
+    /// refuses it.
     public func accessToken() async throws(SessionError) -> String {
         guard let session = try current() else { throw .notLoggedIn }
         if let reason = session.invalidated { throw .notAuthorized(reason) }
-        if let token = session.accessToken, let expires = session.accessExpiresAt, expires - margin(session) > now() {
-            return token
+        if let token = session.accessToken {
+            guard let expires = session.accessExpiresAt else { return token }
+            if expires - margin(session) > now() || refreshedRecently(session) { return token }
         }
         return try await refresh()
     }
@@ -181,9 +194,30 @@ public actor SessionManager {
     /// a fifth of the token's lifetime (short-lived tokens would otherwise be
     /// refreshed continuously).
     private func margin(_ session: PersistedSession) -> Double {
-        let lifetime = (session.accessExpiresAt ?? session.updatedAt) - session.updatedAt
-        return min(configuration.refreshMargin, max(0, lifetime) / 5)
+        min(configuration.refreshMargin, lifetime(session) / 5)
     }
+
+    private func lifetime(_ session: PersistedSession) -> Double {
+        max(0, (session.accessExpiresAt ?? session.updatedAt) - session.updatedAt)
+    }
+
+    /// Automatic refreshes (before expiry, after a 401) are spaced by at least
+    /// `minimumRefreshInterval`, or half the token's lifetime if that is
+    /// shorter, and never less than a second: a provider that hands out
+    /// tokens of no lifetime cannot make the gateway refresh in a loop.
+    private func refreshedRecently(_ session: PersistedSession) -> Bool {
+        guard let last = lastRefresh else { return false }
+        // A clock that jumped back lets the next refresh through.
+        return (0..<refreshSpacing(session)).contains(now() - last)
+    }
+
+    private func refreshSpacing(_ session: PersistedSession) -> Double {
+        let interval = configuration.minimumRefreshInterval
+        return session.accessExpiresAt == nil ? interval : max(1, min(interval, lifetime(session) / 2))
+    }
+
+    /// When the last refresh was answered (wall clock), in this process.
+    private var lastRefresh: Double?
 
     /// Refreshes now. Concurrent callers share one refresh.
     public func refresh() async throws(SessionError) -> String {
@@ -192,53 +226,90 @@ public actor SessionManager {
         refreshing = task
         let result = await task.value
         refreshing = nil
+        lastRefresh = now()
+        if case .success = result { sink.yield(.refreshed) }
         return try result.get()
     }
 
     private func performRefresh() async -> Result<String, SessionError> {
         do throws(SessionError) {
-            guard var session = try current() else { throw .notLoggedIn }
+            guard let session = try current() else { throw .notLoggedIn }
             if let reason = session.invalidated { throw .notAuthorized(reason) }
             guard let refreshToken = session.refreshToken else {
                 try invalidate(.expired)
                 throw .notAuthorized(.expired)
             }
+            // Set by a process that died with a refresh out: a one-use token
+            // may already be spent.
+            let diedInFlight = session.refreshStartedAt != nil
+            guard try storeStep({ try store.beginRefresh(with: refreshToken, at: now()) }) else { throw try stillAuthorizedOrWhyNot() }
             let (response, endpoint) = try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             if [400, 401, 403].contains(response.status) {
                 // Revoked, expired or replayed; glewlwyd sends no body at all.
-                Log.warning("session: the provider refused the refresh token (\(response.status)); a new login is needed")
-                try invalidate(.refreshRejected)
-                throw .notAuthorized(.refreshRejected)
+                let reason: AuthorizationEvent.Reason = diedInFlight ? .refreshRaceLost : .refreshRejected
+                Log.warning("session: the provider refused the refresh token (\(response.status))"
+                    + (diedInFlight ? ", after a refresh that a stopped process left in flight" : "") + "; a new login is needed")
+                try invalidate(reason)
+                throw .notAuthorized(reason)
             }
-            guard response.isSuccess else { throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response)) }
+            guard response.isSuccess else {
+                _ = try? store.endRefresh(with: refreshToken)
+                throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response))
+            }
             let tokens: TokenResponse = try decode(response, endpoint)
-            session.accessToken = tokens.accessToken
-            session.accessExpiresAt = tokens.expiresIn.map { now() + $0 }
-            // A rotating provider sends a new refresh token; store it before anything else.
-            if let rotated = tokens.refreshToken { session.refreshToken = rotated }
-            if let idToken = tokens.idToken { session.idToken = idToken }
-            session.updatedAt = now()
-            try persist(session)
+            var refreshed = session
+            refreshed.accessToken = tokens.accessToken
+            refreshed.accessExpiresAt = tokens.lifetime.map { now() + $0 }
+            // A rotating provider sends a new refresh token; it is stored in the same statement.
+            if let rotated = tokens.refreshToken { refreshed.refreshToken = rotated }
+            if let idToken = tokens.idToken {
+                refreshed.claims = try claims(of: idToken)
+                refreshed.idToken = idToken
+            }
+            refreshed.updatedAt = now()
+            guard try storeStep({ try store.commitRefresh(from: refreshToken, to: refreshed) }) else {
+                // A logout, lock or wipe came while the request was out: it
+                // stands, and the tokens just issued are revoked.
+                await revoke([(refreshed.refreshToken, "refresh_token"), (tokens.accessToken, "access_token")])
+                throw try stillAuthorizedOrWhyNot()
+            }
+            sessionChanged()
             return .success(tokens.accessToken)
         } catch {
             return .failure(error)
         }
     }
 
+    /// Why the stored session is not the one a refresh started from.
+    private func stillAuthorizedOrWhyNot() throws(SessionError) -> SessionError {
+        guard let session = try current() else { return .notLoggedIn }
+        return .notAuthorized(session.invalidated ?? .loggedOut)
+    }
+
     /// Keeps the session alive: sleeps on `clock` until the refresh margin
-    /// before expiry, refreshes, repeats. Returns when the session stops
-    /// being authorized or the task is cancelled. Network failures retry
-    /// after `retry`.
+    /// before expiry, refreshes, repeats. A token of unknown lifetime is
+    /// refreshed only when the backend refuses it, so this then waits for
+    /// the session to change. Returns when the session stops being
+    /// authorized or the task is cancelled. Network failures retry after
+    /// `retry`.
     public func keepAlive<C: Clock>(clock: C, retry: Duration = .seconds(30)) async where C.Duration == Duration {
         while !Task.isCancelled {
             guard let session = (try? current()) ?? nil, session.isAuthorized(now: now()) else { return }
-            let due = (session.accessExpiresAt ?? now()) - margin(session) - now()
+            guard let expires = session.accessExpiresAt else {
+                await nextChange()
+                continue
+            }
+            var due = expires - margin(session) - now()
+            if refreshedRecently(session), let last = lastRefresh { due = max(due, last + refreshSpacing(session) - now()) }
             if due > 0 {
-                do { try await clock.sleep(for: .milliseconds(Int64(due * 1000))) } catch { return }
+                let delay = Duration.seconds(clamping: due, to: 0...Self.longestSleep) ?? .seconds(Self.longestSleep)
+                do { try await clock.sleep(for: delay) } catch { return }
+                // Years away (or 1e300): look at the store again after a day.
+                if !(due <= Self.longestSleep) { continue }
             }
             do {
                 _ = try await refresh()
-            } catch .notAuthorized {
+            } catch .notAuthorized, .notLoggedIn {
                 return
             } catch {
                 Log.warning("session: refresh failed: \(error); retrying in \(retry)")
@@ -247,29 +318,63 @@ public actor SessionManager {
         }
     }
 
+    /// The longest single sleep in `keepAlive`: a stored expiry years away
+    /// (or 1e300) is re-read daily instead of overflowing a duration.
+    private static let longestSleep = 86_400.0
+
+    /// Callers of `nextChange`, resumed when this process changes the session.
+    private var changeWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+
+    /// Returns when the session changes (login, refresh, invalidation) or the task is cancelled.
+    private func nextChange() async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { changeWaiters[id] = continuation }
+            }
+        } onCancel: {
+            Task { await self.resumeWaiter(id) }
+        }
+    }
+
+    private func resumeWaiter(_ id: UUID) { changeWaiters.removeValue(forKey: id)?.resume() }
+
+    private func sessionChanged() {
+        let waiters = changeWaiters
+        changeWaiters = [:]
+        waiters.values.forEach { $0.resume() }
+    }
+
     // MARK: logout
 
     /// Revokes the tokens at the provider (best effort, RFC 7009) and clears
     /// the session. Succeeds offline. The only caller of the clearing function.
     public func logout() async {
-        // Offline, this gives up after a few seconds: logout must not hang on the network.
-        if let session = (try? current()) ?? nil, let endpoint = (try? await discover(timeout: .seconds(5)))?.revocationEndpoint {
-            let auth = clientAuthentication()
-            for (token, hint) in [(session.refreshToken, "refresh_token"), (session.accessToken, "access_token")] {
-                guard let token else { continue }
-                var request = HTTPRequest.form(endpoint, [("token", token), ("token_type_hint", hint)] + auth.fields, headers: auth.headers)
-                request.timeout = .seconds(5)
-                if let response = try? await http.send(request), !response.isSuccess {
-                    Log.notice("session: revoking the \(hint) got \(response.status); clearing locally anyway")
-                }
-            }
+        if let session = (try? current()) ?? nil {
+            await revoke([(session.refreshToken, "refresh_token"), (session.accessToken, "access_token")])
         }
         do {
             try store.clearForLogout()
         } catch {
             Log.error("session: cannot clear the stored session: \(error)")
         }
+        sessionChanged()
         sink.yield(.notAuthorized(.loggedOut))
+    }
+
+    /// Revokes tokens at the provider (RFC 7009), best effort: offline, this
+    /// gives up after a few seconds, since logout must not hang on the network.
+    private func revoke(_ tokens: [(String?, String)]) async {
+        guard let endpoint = (try? await discover(timeout: .seconds(5)))?.revocationEndpoint else { return }
+        let auth = clientAuthentication()
+        for (token, hint) in tokens {
+            guard let token else { continue }
+            var request = HTTPRequest.form(endpoint, [("token", token), ("token_type_hint", hint)] + auth.fields, headers: auth.headers)
+            request.timeout = .seconds(5)
+            if let response = try? await http.send(request), !response.isSuccess {
+                Log.notice("session: revoking the \(hint) got \(response.status)")
+            }
+        }
     }
 
     // MARK: backend
@@ -285,6 +390,9 @@ public actor SessionManager {
     public func authorized(_ build: @Sendable (String) -> HTTPRequest) async throws(SessionError) -> HTTPResponse {
         let response = try await send(build(try await accessToken()))
         guard response.status == 401 else { return response }
+        // Refused: one refresh and one retry, unless a refresh was just made
+        // (a backend refusing every token must not drive refreshes).
+        if let session = try current(), refreshedRecently(session) { return response }
         return try await send(build(try await refresh()))
     }
 
@@ -294,10 +402,7 @@ public actor SessionManager {
         guard response.isSuccess else { throw .refused(url: url, status: response.status, error: nil) }
         let account: Account = try decode(response, url)
         if let problem = checkURL(account.apiBaseURL) { throw .malformed(url: url, detail: "api_base_url \(problem)") }
-        guard var session = try current() else { throw .notLoggedIn }
-        session.account = account
-        session.updatedAt = now()
-        try persist(session)
+        guard try storeStep({ try store.setAccount(account, at: now()) }) else { throw .notLoggedIn }
         return account
     }
 
@@ -309,6 +414,9 @@ public actor SessionManager {
         let response = try await authorized { HTTPRequest(url: url, headers: [("Authorization", "Bearer " + $0), ("Accept", "application/json")]) }
         guard response.isSuccess else { throw .refused(url: url, status: response.status, error: nil) }
         let settings: RemoteSettings = try decode(response, url)
+        for key in settings.ignored where ignoredSettings.insert(key).inserted {
+            Log.warning("session: ignoring the fleet's \(key): not a number in range; the local config's value stands")
+        }
         let previous = try? store.settings()
         do { try store.saveSettings(settings, at: now()) } catch { throw .configuration("cannot store remote settings: \(error)") }
         if previous != settings { sink.yield(.remoteSettingsUpdated) }
@@ -331,15 +439,14 @@ public actor SessionManager {
     // MARK: helpers
 
     private func invalidate(_ reason: AuthorizationEvent.Reason) throws(SessionError) {
-        guard var session = try current(), session.invalidated == nil else { return }
-        session.invalidated = reason
-        session.updatedAt = now()
-        try persist(session)
+        guard try storeStep({ try store.invalidate(reason, at: now()) }) else { return }
+        sessionChanged()
         sink.yield(.notAuthorized(reason))
     }
 
-    private func persist(_ session: PersistedSession) throws(SessionError) {
-        do { try store.save(session) } catch { throw .configuration("cannot store the session: \(error)") }
+    /// One write to the session store, its error as a `SessionError`.
+    private func storeStep(_ write: () throws -> Bool) throws(SessionError) -> Bool {
+        do { return try write() } catch { throw .configuration("cannot store the session: \(error)") }
     }
 
     private func send(_ request: HTTPRequest) async throws(SessionError) -> HTTPResponse {

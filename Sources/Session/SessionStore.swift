@@ -4,6 +4,11 @@ public import Storage
 /// The persisted session, in the gateway's SQLite store (a 0600 file under a
 /// 0700 directory). Every write is one statement in one transaction, so a
 /// rotated refresh token is either stored whole or not at all.
+///
+/// Only a login writes a whole session. Every later write (a refresh, the
+/// account, a lock) is a compare-and-swap on the row as it was read, so a
+/// logout, lock or wipe that lands while a refresh is in flight is never
+/// undone by it.
 public struct SessionStore: Sendable {
     public let database: Database
 
@@ -28,6 +33,14 @@ public struct SessionStore: Sendable {
         CREATE TABLE applied_command (id TEXT PRIMARY KEY, type TEXT NOT NULL, applied_at REAL NOT NULL);
         """
 
+    /// The later steps of the session's tables, in order, after `schema`.
+    public static let changes = [
+        // Set before a refresh request and cleared by its answer: found set
+        // at start-up, a one-use refresh token may have been spent by a
+        // process that died before storing its successor.
+        "ALTER TABLE session ADD COLUMN refresh_started_at REAL;",
+    ]
+
     public init(database: Database) {
         self.database = database
     }
@@ -35,7 +48,8 @@ public struct SessionStore: Sendable {
     public func load() throws -> PersistedSession? {
         try database.read { connection in
             try connection.rows("""
-                SELECT access_token, refresh_token, id_token, access_expires_at, claims, account, invalidated, updated_at
+                SELECT access_token, refresh_token, id_token, access_expires_at, claims, account, invalidated, updated_at,
+                       refresh_started_at
                 FROM session WHERE id = 1
                 """) { row in
                 PersistedSession(
@@ -44,25 +58,76 @@ public struct SessionStore: Sendable {
                     claims: row.text(4).flatMap { try? JSONDecoder().decode(IDTokenClaims.self, from: Data($0.utf8)) },
                     account: row.text(5).flatMap { try? JSONDecoder().decode(Account.self, from: Data($0.utf8)) },
                     invalidated: row.text(6).flatMap(AuthorizationEvent.Reason.init(rawValue:)),
-                    updatedAt: row.real(7))
+                    updatedAt: row.real(7), refreshStartedAt: row.isNull(8) ? nil : row.real(8))
             }.first
         }
     }
 
+    /// A login: stores the whole session, replacing any earlier one.
     func save(_ session: PersistedSession) throws {
         let claims = try session.claims.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         let account = try session.account.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
         try database.write { connection in
             try connection.run("""
                 INSERT OR REPLACE INTO session
                     (id, access_token, refresh_token, id_token, access_expires_at, claims, account, invalidated, updated_at)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [text(session.accessToken), text(session.refreshToken), text(session.idToken),
-                      session.accessExpiresAt.map { .real($0) } ?? .null, text(claims), text(account),
-                      text(session.invalidated?.rawValue), .real(session.updatedAt)])
+                """, [Self.text(session.accessToken), Self.text(session.refreshToken), Self.text(session.idToken),
+                      session.accessExpiresAt.map { .real($0) } ?? .null, Self.text(claims), Self.text(account),
+                      Self.text(session.invalidated?.rawValue), .real(session.updatedAt)])
         }
     }
+
+    /// Notes that a refresh with `refreshToken` is about to be sent; false if
+    /// the session is no longer the one holding that token.
+    func beginRefresh(with refreshToken: String, at time: Double) throws -> Bool {
+        try whereCurrent(refreshToken, "refresh_started_at = ?", [.real(time)])
+    }
+
+    /// Stores refreshed tokens, if the session still holds `oldRefreshToken`
+    /// and is still authorized; false if a logout, lock or wipe came first.
+    func commitRefresh(from oldRefreshToken: String, to session: PersistedSession) throws -> Bool {
+        try whereCurrent(oldRefreshToken, """
+            access_token = ?, refresh_token = ?, id_token = ?, access_expires_at = ?, updated_at = ?, refresh_started_at = NULL
+            """, [Self.text(session.accessToken), Self.text(session.refreshToken), Self.text(session.idToken),
+                  session.accessExpiresAt.map { .real($0) } ?? .null, .real(session.updatedAt)])
+    }
+
+    /// The provider answered a refresh without new tokens (a server error):
+    /// the token was not spent.
+    func endRefresh(with refreshToken: String) throws {
+        _ = try whereCurrent(refreshToken, "refresh_started_at = NULL", [])
+    }
+
+    /// Marks the session not authorized, unless it already is (or is gone).
+    func invalidate(_ reason: AuthorizationEvent.Reason, at time: Double) throws -> Bool {
+        try database.write { connection in
+            try connection.run("""
+                UPDATE session SET invalidated = ?, updated_at = ?, refresh_started_at = NULL WHERE id = 1 AND invalidated IS NULL
+                """, [.text(reason.rawValue), .real(time)])
+            return connection.changes == 1
+        }
+    }
+
+    /// Stores the account on the session there is; never creates one.
+    func setAccount(_ account: Account, at time: Double) throws -> Bool {
+        let json = String(decoding: try JSONEncoder().encode(account), as: UTF8.self)
+        return try database.write { connection in
+            try connection.run("UPDATE session SET account = ?, updated_at = ? WHERE id = 1", [.text(json), .real(time)])
+            return connection.changes == 1
+        }
+    }
+
+    /// `UPDATE session SET <assignments>` on the row holding `refreshToken`, while authorized.
+    private func whereCurrent(_ refreshToken: String, _ assignments: String, _ values: [SQLValue]) throws -> Bool {
+        try database.write { connection in
+            try connection.run("UPDATE session SET \(assignments) WHERE id = 1 AND refresh_token = ? AND invalidated IS NULL",
+                               values + [.text(refreshToken)])
+            return connection.changes == 1
+        }
+    }
+
+    private static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
 
     /// Deletes the session. Called from exactly one place, `SessionManager.logout()`.
     func clearForLogout() throws {

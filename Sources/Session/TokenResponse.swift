@@ -2,6 +2,7 @@
 struct TokenResponse: Sendable, Decodable {
     var accessToken: String
     var tokenType: String
+    /// `expires_in` as sent: a number, or a numeric string (some providers).
     var expiresIn: Double?
     var refreshToken: String?
     var idToken: String?
@@ -15,6 +16,27 @@ struct TokenResponse: Sendable, Decodable {
         case idToken = "id_token"
         case scope
     }
+
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try keys.decode(String.self, forKey: .accessToken)
+        tokenType = try keys.decode(String.self, forKey: .tokenType)
+        expiresIn = (try? keys.decodeIfPresent(Double.self, forKey: .expiresIn))
+            ?? (try? keys.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Double.init) }
+        refreshToken = try keys.decodeIfPresent(String.self, forKey: .refreshToken)
+        idToken = try keys.decodeIfPresent(String.self, forKey: .idToken)
+        scope = try? keys.decodeIfPresent(String.self, forKey: .scope)
+    }
+
+    /// The access token's lifetime in seconds, clamped to ten years; nil
+    /// when absent, zero, negative or not a number: the token is then used
+    /// until the backend refuses it.
+    var lifetime: Double? {
+        guard let expiresIn, expiresIn.isFinite, expiresIn > 0 else { return nil }
+        return min(expiresIn, Self.longestLifetime)
+    }
+
+    static let longestLifetime = 10 * 365 * 86_400.0
 }
 
 /// An error answer (RFC 6749 §5.2), when there is a body at all.

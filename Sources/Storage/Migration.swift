@@ -9,3 +9,10 @@ public struct Migration: Sendable {
         self.sql = sql
     }
 }
+
+extension Migration {
+    /// Migrations 1, 2, 3, … from schema steps in order.
+    public static func numbered(_ steps: [String]) -> [Migration] {
+        steps.enumerated().map { Migration($0.offset + 1, $0.element) }
+    }
+}

@@ -57,7 +57,7 @@ struct UploadBench {
         defer { provider.stop() }
         let backend = try IngestServer(directory: directory)
         defer { backend.stop() }
-        let database = try Database(path: directory.file("upload.db"), migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
+        let database = try Database(path: directory.file("upload.db"), migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema]))
         let session = Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
         _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         let outbox = Outbox(database: database)

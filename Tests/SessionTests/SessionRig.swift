@@ -20,7 +20,7 @@ struct SessionRig {
     }
 
     static func openStore(_ directory: TemporaryDirectory) throws -> Database {
-        try Database(path: directory.file("data/waymark.db"), migrations: [Migration(1, SessionStore.schema)])
+        try Database(path: directory.file("data/waymark.db"), migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes))
     }
 
     /// A manager as a new process would build it, over the same store.

@@ -26,7 +26,7 @@ struct TLSTests {
                                       aptPackage: "python3", logPath: directory.file("tls.log"))
         defer { server.stop() }
         try FreePort.waitForListener(port: port, process: server)
-        let database = try Database(path: directory.file("data/waymark.db"), migrations: [Migration(1, SessionStore.schema)])
+        let database = try Database(path: directory.file("data/waymark.db"), migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes))
         func manager(caFile: String?) -> SessionManager {
             SessionManager(configuration: SessionConfiguration(issuer: "https://127.0.0.1:\(port)", clientID: "waymark"),
                            store: SessionStore(database: database), http: HTTPClient(caFile: caFile))

@@ -52,4 +52,23 @@ public enum FreePort {
             usleep(5_000)
         }
     }
+
+    /// A blocking HTTP/1.1 exchange with a test peer's control endpoint on
+    /// loopback; returns the body.
+    static func exchange(port: Int, _ method: String, _ path: String, _ body: Data = Data()) throws -> Data {
+        guard let fd = connected(to: port) else { throw PeerError.startFailed("peer on port \(port)", output: "connect failed") }
+        defer { close(fd) }
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
+        let out = Data(head.utf8) + body
+        _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[..<count])
+        }
+        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { return Data() }
+        return response[split.upperBound...]
+    }
 }

@@ -13,11 +13,12 @@ public final class Glewlwyd: @unchecked Sendable {
     public let process: ChildProcess
     private let directory: TemporaryDirectory
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public var issuer: String { baseURL + "/api/oidc" }
+    /// glewlwyd's own address unless a proxy in front of it is the issuer.
+    public let issuer: String
 
     /// `accessTokenSeconds` sets the access token lifetime; `oneUseRefresh`
     /// makes every refresh token single-use (rotating).
-    public init(directory: TemporaryDirectory, accessTokenSeconds: Int = 3600, oneUseRefresh: Bool = false) throws {
+    public init(directory: TemporaryDirectory, accessTokenSeconds: Int = 3600, oneUseRefresh: Bool = false, issuer: String? = nil) throws {
         self.directory = directory
         let schema = "/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz"
         guard FileManager.default.fileExists(atPath: schema) else { throw PeerError.missingProgram("glewlwyd", aptPackage: "glewlwyd") }
@@ -28,6 +29,7 @@ public final class Glewlwyd: @unchecked Sendable {
         try Self.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=waymark-test",
                                  "-keyout", directory.file("oidc-key.pem"), "-out", directory.file("oidc-cert.pem")], package: "openssl", directory)
         port = try FreePort.tcp()
+        self.issuer = issuer ?? "http://127.0.0.1:\(port)/api/oidc"
         let config = directory.file("glewlwyd.conf")
         try """
             port=\(port)
@@ -50,7 +52,7 @@ public final class Glewlwyd: @unchecked Sendable {
             """.write(toFile: config, atomically: true, encoding: .utf8)
         process = try ChildProcess("glewlwyd", ["-c", config], aptPackage: "glewlwyd", logPath: directory.file("glewlwyd.log"))
         try FreePort.waitForListener(port: port, process: process)
-        try admin(["seed", issuer, String(accessTokenSeconds), oneUseRefresh ? "1" : "0",
+        try admin(["seed", self.issuer, String(accessTokenSeconds), oneUseRefresh ? "1" : "0",
                    directory.file("oidc-key.pem"), directory.file("oidc-cert.pem")])
     }
 

@@ -14,13 +14,14 @@ struct UploadRig {
     let session: SessionManager
     let outbox: Outbox
     static let deviceID = "gw-test-1"
+    static let migrations = Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema])
 
     init() async throws {
         directory = try TemporaryDirectory("waymark-upload")
         provider = try Glewlwyd(directory: directory)
         backend = try IngestServer(directory: directory)
         database = try Database(path: directory.file("data/waymark.db"),
-                                migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
+                                migrations: Self.migrations)
         session = Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
         _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         outbox = Outbox(database: database)

@@ -70,13 +70,13 @@ extension UploaderTests {
         let rig = try await UploadRig()
         defer { rig.stop() }
         let path = rig.directory.file("data/waymark.db")
-        let quickTimeout = try Database(path: path, migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)],
+        let quickTimeout = try Database(path: path, migrations: UploadRig.migrations,
                                         busyTimeout: .milliseconds(50))
         let outbox = Outbox(database: quickTimeout)
         try rig.record(30)
         // The first POST takes 0.4 s; meanwhile another writer holds the store for 1.5 s.
         try rig.backend.setFaults(#"{"queue":[{"kind":"delay","delay":0.4}]}"#)
-        let blocker = try Database(path: path, migrations: [Migration(1, SessionStore.schema), Migration(2, Outbox.schema)])
+        let blocker = try Database(path: path, migrations: UploadRig.migrations)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             try? blocker.write { _ in usleep(1_500_000) }

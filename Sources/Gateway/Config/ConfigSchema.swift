@@ -1,5 +1,6 @@
 internal import Logging
 internal import Location
+internal import Session
 
 /// Every key the config file accepts: its section, its default as text, what
 /// it means, and how it is applied. The README's key table and the default

@@ -32,6 +32,7 @@ public struct GatewayStore: Sendable {
         Migration(4, Outbox.schema),
         Migration(5, RecordingStore.schema),
         Migration(6, RecordingStore.pointSchema),
+        Migration(7, SessionStore.changes[0]),
     ]
 
     /// Opens (creating if needed) the store at `path`.
