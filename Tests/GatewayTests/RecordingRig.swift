@@ -18,8 +18,9 @@ final class RecordingRig: @unchecked Sendable {
     private(set) var gpsd: GPSDaemon?
 
     /// `config` is appended to the session's config; `[Location]` is set here.
-    init(config: String = "", gpsdRunning: Bool = true, pairVehicle: Bool = false, withReceiver: Bool = true) async throws {
-        session = try SessionCommandTests.Rig()
+    init(config: String = "", gpsdRunning: Bool = true, pairVehicle: Bool = false, withReceiver: Bool = true,
+         accessTokenSeconds: Int = 3600) async throws {
+        session = try SessionCommandTests.Rig(accessTokenSeconds: accessTokenSeconds)
         bluez = try await BlueZTestRig()
         try await bluez.addAdapter()
         receiver = withReceiver ? try SimulatedReceiver() : nil

@@ -30,6 +30,9 @@ struct StatusReport: Encodable {
     struct Recording: Encodable {
         var intent: String
         var lastCollected: Date?
+        /// Whether the daemon is recording now (the runtime state); nil
+        /// without a daemon.
+        var running: Bool?
     }
 
     var version = Waymark.version
@@ -64,13 +67,14 @@ struct StatusReport: Encodable {
         }
         if let live = await live() {
             report.daemon = Daemon(running: true, startedAt: live.startedAt)
+            report.recording?.running = live.running
             report.requirements = Requirements(missing: live.missing, source: "daemon", asOf: Date())
         }
         return report
     }
 
     /// The daemon's control interface, if a daemon is running.
-    private static func live() async -> (startedAt: Date, missing: [Requirement])? {
+    private static func live() async -> (startedAt: Date, missing: [Requirement], running: Bool)? {
         guard let bus = try? await DBusConnection.system() else { return nil }
         defer { bus.close() }
         guard let reply = try? await bus.call(
@@ -80,7 +84,7 @@ struct StatusReport: Encodable {
             let properties = reply.first?.stringKeyed else { return nil }
         let missing = (properties["Requirements"]?.array ?? []).compactMap { $0.string.flatMap(Requirement.init(rawValue:)) }
         let started = Date(timeIntervalSince1970: Double(properties["StartedAt"]?.int64 ?? 0))
-        return (started, missing)
+        return (started, missing, properties["Running"]?.bool ?? false)
     }
 
     var text: String {
@@ -92,7 +96,7 @@ struct StatusReport: Encodable {
             if let session {
                 lines.append("session:      " + (session.loggedIn ? (session.authorized ? "authorized: " : "not authorized: ") + session.text : "not logged in"))
             }
-            if let recording { lines.append("recording:    \(recording.intent)") }
+            if let recording { lines.append("recording:    \(recording.intent)" + (recording.running.map { $0 ? ", running" : ", not running" } ?? "")) }
         } else {
             lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
         }

@@ -27,6 +27,9 @@ enum ConfigSchema {
         },
         text("Session", "CAFile", "", "PEM file of extra CAs to trust; verification is never turned off") { $0.session.caFile = $1 },
         text("Backend", "BaseURL", "", "fleet API base URL used until the account names one", url: true) { $0.backend.baseURL = $1 },
+        duration("Backend", "SettingsInterval", "15min", "fetch settings and fleet commands (lock, wipe) this often, and after every token refresh") {
+            $0.backend.settingsInterval = $1
+        },
         text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
         duration("Bluetooth", "ScanWatchdog", "60s", "restart discovery after this long without adverts") { $0.bluetooth.scanWatchdog = $1 },
         duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },

@@ -18,6 +18,9 @@ public struct Configuration: Sendable, Equatable {
     public struct Backend: Sendable, Equatable {
         /// The fleet API before login; after it, the account's `api_base_url`.
         public var baseURL: String?
+        /// How often settings and fleet commands are fetched, besides after
+        /// every refresh and reload (with ±10 % jitter).
+        public var settingsInterval: Duration = .seconds(15 * 60)
     }
 
     public struct Bluetooth: Sendable, Equatable {

@@ -25,6 +25,7 @@ struct GatewayDaemon {
         case intent(Reconciler.Intent)
         case locationChanged
         case sleep(Bool)
+        case session(AuthorizationEvent)
     }
 
     func run() async -> ExitCode {
@@ -55,7 +56,8 @@ struct GatewayDaemon {
             Task { for await wanted in intents { wake.yield(.intent(wanted)) } },
         ]
         // Launch path: the persisted session decides; pending uploads go first.
-        let uplink = UplinkHolder(Uplink.make(configuration, store: store, deviceID: deviceID))
+        let sessionEvent: @Sendable (AuthorizationEvent) -> Void = { wake.yield(.session($0)) }
+        let uplink = UplinkHolder(Uplink.make(configuration, store: store, deviceID: deviceID, sessionEvent: sessionEvent))
         await uplink.current?.start()
 
         let bus: DBusConnection?
@@ -109,7 +111,7 @@ struct GatewayDaemon {
                 }) {
                 case .success(let reloaded):
                     if reloaded.session != configuration.session || reloaded.backend != configuration.backend {
-                        await uplink.replace(with: Uplink.make(reloaded, store: store, deviceID: deviceID))
+                        await uplink.replace(with: Uplink.make(reloaded, store: store, deviceID: deviceID, sessionEvent: sessionEvent))
                     }
                     configuration = reloaded
                     Log.threshold = reloaded.logLevel
@@ -119,6 +121,7 @@ struct GatewayDaemon {
                 }
                 await evaluate(configuration, bus: bus, state: state, store: store)
                 await uplink.current?.reconcile()
+                await uplink.current?.fetchSettings()
                 await recorder.recheckStorage()
                 await recorder.reconcile(missing: await state.missing)
             case .flush:
@@ -136,6 +139,10 @@ struct GatewayDaemon {
             case .signal(let number):
                 Log.notice("stopping on signal \(number)")
                 break loop
+            case .session(let event):
+                await sessionChanged(event, recorder: recorder)
+                await uplink.current?.reconcile()
+                await recorder.reconcile(missing: await state.missing)
             case .bluetoothChanged, .locationChanged:
                 await evaluate(configuration, bus: bus, state: state, store: store)
                 await recorder.reconcile(missing: await state.missing)
@@ -180,6 +187,25 @@ struct GatewayDaemon {
         try? bus?.emitPropertiesChanged(
             path: ControlInterface.path, interface: ControlInterface.interface,
             changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])
+    }
+
+    /// Logs, stores, announces and queues what the session manager
+    /// reported. A lost authorization stops the runtime at the reconcile
+    /// that follows; the intent stays, and a later login resumes.
+    private func sessionChanged(_ event: AuthorizationEvent, recorder: RecorderService) async {
+        switch event {
+        case .notAuthorized(let reason):
+            Log.warning("session: not authorized (\(reason.rawValue)); recording stops until waymark login")
+            await recorder.announce("notAuthorized", ["reason": reason.rawValue])
+        case .remoteSettingsUpdated:
+            Log.notice("session: the fleet's settings changed")
+            await recorder.announce("remoteSettingsUpdated", [:])
+        case .policyUpdated:
+            Log.notice("session: a fleet command was applied")
+            await recorder.announce("policyUpdated", [:])
+        case .authorized, .refreshed:
+            break
+        }
     }
 
     private func publish(_ state: DaemonState, on bus: DBusConnection) async {

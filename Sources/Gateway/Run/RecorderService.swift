@@ -127,7 +127,7 @@ actor RecorderService {
 
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
-    private func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) {
+    func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) {
         try? store.record(kind, detail: detail)
         let json = (try? JSONEncoder.sorted.encode(detail)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event", arguments: [.string(kind), .string(json)])

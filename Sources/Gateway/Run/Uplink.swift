@@ -15,12 +15,20 @@ actor Uplink {
     let uploader: Uploader<ContinuousClock>
     private var keeper: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
+    private var sessionWatcher: Task<Void, Never>?
+    private var settingsTimer: Task<Void, Never>?
 
     let store: GatewayStore
+    let settingsInterval: Duration
+    /// Told about every session event: the daemon reconciles on each.
+    let sessionEvent: @Sendable (AuthorizationEvent) -> Void
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration.Upload()) {
+    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration.Upload(),
+         settingsInterval: Duration = Configuration.Backend().settingsInterval, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void = { _ in }) {
         self.session = session
         self.store = store
+        self.settingsInterval = settingsInterval
+        self.sessionEvent = sessionEvent
         var options = UploadOptions()
         options.batchCount = upload.batchSize
         options.batchBytes = Int(upload.batchBytes)
@@ -33,10 +41,12 @@ actor Uplink {
     }
 
     /// Builds the uplink when a session is configured; nil (uploads off) otherwise.
-    static func make(_ configuration: Configuration, store: GatewayStore, deviceID: String) -> Uplink? {
+    static func make(
+        _ configuration: Configuration, store: GatewayStore, deviceID: String, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
+    ) -> Uplink? {
         do {
             return Uplink(session: try SessionFactory.manager(configuration, store: store), store: store, deviceID: deviceID,
-                          upload: configuration.upload)
+                          upload: configuration.upload, settingsInterval: configuration.backend.settingsInterval, sessionEvent: sessionEvent)
         } catch {
             Log.notice("uploads off: \(error)")
             return nil
@@ -60,7 +70,24 @@ actor Uplink {
                 }
             }
         }
+        let session = session
+        sessionWatcher = Task {
+            for await event in session.events {
+                if event == .refreshed { await self.fetchSettings() }
+                self.sessionEvent(event)
+            }
+        }
         await reconcile()
+    }
+
+    /// Fetches settings and fleet commands (lock, wipe), while authorized.
+    func fetchSettings() async {
+        guard await session.isAuthorized else { return }
+        do {
+            try await session.fetchSettings()
+        } catch {
+            Log.info("session: settings not fetched: \(error)")
+        }
     }
 
     /// If the persisted session is authorized: keep it refreshed and upload
@@ -69,8 +96,22 @@ actor Uplink {
         guard await session.isAuthorized else {
             keeper?.cancel()
             keeper = nil
+            settingsTimer?.cancel()
+            settingsTimer = nil
             Log.notice("session: not authorized; queued samples wait for waymark login")
             return
+        }
+        if settingsTimer == nil {
+            let interval = settingsInterval
+            settingsTimer = Task {
+                // A lock or wipe from the fleet arrives within one interval.
+                await self.fetchSettings()
+                while !Task.isCancelled {
+                    let jitter = Double.random(in: 0.9...1.1)
+                    guard (try? await Task.sleep(for: interval * jitter)) != nil else { return }
+                    await self.fetchSettings()
+                }
+            }
         }
         if keeper == nil {
             let session = session
@@ -89,6 +130,8 @@ actor Uplink {
     func stop() async {
         keeper?.cancel()
         watcher?.cancel()
+        sessionWatcher?.cancel()
+        settingsTimer?.cancel()
         await uploader.stop()
     }
 }
