@@ -42,6 +42,10 @@ public final class Database: Sendable {
         self.connection = Mutex(opened)
     }
 
+    /// Whether a database exists at `path` (a symbolic link counts, and is
+    /// then refused by `init`).
+    public static func exists(at path: String) -> Bool { FileMode.exists(path) }
+
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`). When
     /// this returns, the changes are durable at the configured synchronous level.
     public func write<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
@@ -77,7 +81,7 @@ public final class Database: Sendable {
 
     private static func open(_ path: String, synchronous: Synchronous, busyTimeout: Duration) throws(StorageError) -> Connection {
         var raw: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil)
         guard let raw else { throw .sqlite(code: rc, message: "cannot allocate a connection", sql: nil) }
         let connection = Connection(raw: raw)
         try connection.check(rc, nil)

@@ -1,26 +1,60 @@
 internal import Glibc
 
-/// Creates files and directories with exact modes, whatever the umask.
+/// Creates the store's directory and file with exact modes, whatever the
+/// umask, and refuses what someone else made: a symbolic link, a directory
+/// or file owned by another user, or a directory others can reach.
 enum FileMode {
-    /// Creates `path` and its parents; the last component gets `mode`, and an
-    /// existing directory is narrowed to it.
+    /// Creates `path` (and its parents, 0755) with `mode`. An existing
+    /// directory is used only as it is: owned by this user and no wider
+    /// than `mode`; it is never narrowed behind the user's back.
     static func ensureDirectory(_ path: String, mode: mode_t) throws(StorageError) {
         var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
+        let components = path.split(separator: "/")
+        for (index, component) in components.enumerated() {
             built += "/" + component
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+            let last = index == components.count - 1
+            if mkdir(built, last ? 0o700 : 0o755) == 0 {
+                if last, chmod(built, mode) != 0 { throw .fileSystem(operation: "chmod", path: built, errno: errno) }
+            } else if errno != EEXIST {
                 throw .fileSystem(operation: "mkdir", path: built, errno: errno)
             }
         }
-        guard chmod(path, mode) == 0 else { throw .fileSystem(operation: "chmod", path: path, errno: errno) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .fileSystem(operation: "stat", path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .refused(path: path, reason: "is not a directory") }
+        try checkOwner(path, info)
+        guard info.st_mode & 0o777 & ~mode == 0 else {
+            throw .refused(path: path, reason: "can be reached by other users (mode \(octal(info.st_mode & 0o777))); give the store a directory of its own with mode \(octal(mode))")
+        }
     }
 
-    /// Creates `path` if needed and sets `mode`. SQLite gives its WAL and
-    /// shared-memory files the database file's mode, so they follow.
+    /// Creates `path` if needed, never through a symbolic link, and sets `mode`.
+    /// SQLite gives its WAL and shared-memory files the database file's mode,
+    /// so they follow.
     static func ensureFile(_ path: String, mode: mode_t) throws(StorageError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .fileSystem(operation: "open", path: path, errno: errno) }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw .refused(path: path, reason: "is a symbolic link") }
+            throw .fileSystem(operation: "open", path: path, errno: errno)
+        }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .fileSystem(operation: "stat", path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .refused(path: path, reason: "is not a regular file") }
+        try checkOwner(path, info)
         guard fchmod(fd, mode) == 0 else { throw .fileSystem(operation: "chmod", path: path, errno: errno) }
     }
+
+    /// Whether something is at `path` (a symbolic link included); a path
+    /// that cannot be looked at counts, so that opening it says why.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
+    private static func checkOwner(_ path: String, _ info: stat) throws(StorageError) {
+        guard info.st_uid == geteuid() else { throw .notOwned(path: path, owner: info.st_uid, user: geteuid()) }
+    }
+
+    private static func octal(_ mode: mode_t) -> String { "0" + String(mode, radix: 8) }
 }

@@ -9,6 +9,11 @@ public enum StorageError: Error, Sendable, Equatable {
     /// The file was written by a newer Waymark; it is left untouched.
     case newerSchema(found: Int, supported: Int)
     case invalidMigrations(String)
+    /// A path the store will not use: a symbolic link, not a directory, or
+    /// open to other users.
+    case refused(path: String, reason: String)
+    /// The store belongs to another user (say, root made it with `sudo`).
+    case notOwned(path: String, owner: UInt32, user: UInt32)
 
     /// SQLITE_BUSY, SQLITE_LOCKED and their extended codes.
     public var isBusy: Bool {
@@ -24,6 +29,12 @@ public enum StorageError: Error, Sendable, Equatable {
 }
 
 extension StorageError: CustomStringConvertible {
+    /// A user's name, or `uid N`.
+    private static func name(of uid: UInt32) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return String(cString: name)
+    }
+
     public var description: String {
         switch self {
         case .sqlite(let code, let message, let sql):
@@ -34,6 +45,10 @@ extension StorageError: CustomStringConvertible {
             "the store has schema version \(found) but this Waymark knows only up to \(supported); refusing to touch it"
         case .invalidMigrations(let why):
             "invalid migrations: \(why)"
+        case .refused(let path, let reason):
+            "refusing to use \(path): it \(reason)"
+        case .notOwned(let path, let owner, let user):
+            "\(path) belongs to \(Self.name(of: owner)), not to \(Self.name(of: user)) running this; run waymark as \(Self.name(of: owner)) (sudo -u \(Self.name(of: owner)) waymark …)"
         }
     }
 }

@@ -8,4 +8,7 @@ public struct QueueStatus: Sendable, Equatable, Encodable {
     public var deadLetters: Int
     public var lastSuccess: Double?
     public var lastError: String?
+
+    /// An empty queue.
+    public static let empty = QueueStatus(depth: 0, oldest: nil, bytes: 0, deadLetters: 0, lastSuccess: nil, lastError: nil)
 }

@@ -19,9 +19,11 @@ struct FieldKitTests {
         try unit.write(toFile: work.file("waymark.service"), atomically: true, encoding: .utf8)
         for line in ["Type=notify", "WatchdogSec=", "Restart=always", "User=waymark", "StateDirectory=waymark", "ConfigurationDirectory=waymark",
                      "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "CapabilityBoundingSet=\n",
-                     "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_BLUETOOTH AF_NETLINK", "SystemCallFilter=@system-service"] {
+                     "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_BLUETOOTH AF_NETLINK", "SystemCallFilter=@system-service",
+                     "RestartPreventExitStatus=78", "DeviceAllow=char-ttyACM r", "DeviceAllow=char-ttyUSB r", "LimitCORE=0"] {
             #expect(unit.contains(line), "\(line)")
         }
+        #expect(!unit.contains("IPAddressDeny=\n"), "an empty IPAddressDeny= only resets the list")
         let (status, output) = try Self.run("systemd-analyze", ["security", "--offline=true", work.file("waymark.service")], in: work, package: "systemd")
         let line = try #require(output.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(status) \(output.suffix(500))")
         let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })

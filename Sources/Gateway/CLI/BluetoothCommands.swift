@@ -11,10 +11,9 @@ enum BluetoothCommands {
         CommandSpec(name: "decode", summary: "Decode one advertising payload offline.", options: [
             OptionSpec(name: "--manufacturer-data", valueName: "0xCCCC:HEX", help: "company id and payload after it"),
             OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
-            OptionSpec(name: "--bindkey", valueName: "HEX", help: "BTHome encryption key"),
             OptionSpec(name: "--address", valueName: "AA:BB:…", help: "advertiser address (for encrypted BTHome)"),
             OptionSpec(name: "--json", help: "one line of JSON"),
-        ], run: decode),
+        ] + BindkeyInput.options, run: decode),
         CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
             OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
             OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
@@ -25,10 +24,9 @@ enum BluetoothCommands {
             OptionSpec(name: "--ibeacon", valueName: "UUID:MAJOR:MINOR", help: "pair this iBeacon without scanning"),
             OptionSpec(name: "--eddystone", valueName: "NAMESPACE:INSTANCE", help: "pair this Eddystone-UID without scanning"),
             OptionSpec(name: "--address", valueName: "AA:BB:…", help: "pair by fixed address (tags that do not rotate)"),
-            OptionSpec(name: "--bindkey", valueName: "HEX", help: "BTHome encryption key for this tag"),
             OptionSpec(name: "--strongest", help: "scan and pair the strongest beacon heard"),
             OptionSpec(name: "--within", valueName: "S", help: "how long to scan (default 10)"),
-        ], run: pair),
+        ] + BindkeyInput.options, run: pair),
         CommandSpec(name: "beacons", summary: "List pairings.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
         CommandSpec(name: "unpair", summary: "Remove a pairing.", arguments: "ID", run: unpair),
     ]
@@ -36,8 +34,19 @@ enum BluetoothCommands {
     // MARK: decode
 
     static func decode(_ invocation: Invocation) async -> ExitCode {
-        let bindkey = invocation.values["--bindkey"].flatMap(Advertisement.parseHex)
-        let address = invocation.values["--address"].flatMap { Advertisement.parseHex($0.split(separator: ":").joined()) }
+        let bindkey: [UInt8]?
+        switch BindkeyInput.read(invocation, for: "decode") {
+        case .success(let key): bindkey = key
+        case .failure(let code): return code
+        }
+        var address: [UInt8]?
+        if let text = invocation.values["--address"] {
+            guard let parsed = BluetoothAddress(text) else {
+                Log.error("decode: --address must be AA:BB:CC:DD:EE:FF, got \(text.debugDescription)")
+                return .dataError
+            }
+            address = parsed.bytes
+        }
         let advertisement: Advertisement
         if let text = invocation.values["--manufacturer-data"] {
             guard let (key, bytes) = split(text), let company = UInt16(key.hasPrefix("0x") || key.hasPrefix("0X") ? String(key.dropFirst(2)) : key, radix: 16) else {
@@ -46,23 +55,31 @@ enum BluetoothCommands {
             }
             advertisement = AdvertisementDecoder.decode(companyID: company, bytes)
         } else if let text = invocation.values["--service-data"] {
-            guard let (uuid, bytes) = split(text) else {
-                Log.error("decode: --service-data must be UUID:HEX, got \(text.debugDescription)")
+            guard let (uuid, bytes) = split(text), Self.isServiceUUID(uuid) else {
+                Log.error("decode: --service-data must be UUID:HEX with a 16-, 32- or 128-bit UUID, got \(text.debugDescription)")
                 return .dataError
+            }
+            if bindkey != nil, address == nil {
+                Log.error("decode: --bindkey needs --address: the advertiser's address is part of BTHome's nonce")
+                return .usage
             }
             advertisement = AdvertisementDecoder.decode(serviceUUID: uuid, bytes, bindkey: bindkey, address: address)
         } else {
             Log.error("decode: give --manufacturer-data or --service-data")
             return .usage
         }
-        if invocation.values["--bindkey"] != nil && bindkey?.count != 16 {
-            Log.error("decode: --bindkey must be 32 hex digits")
-            return .dataError
-        }
         let encoder = JSONEncoder.sorted
         if !invocation.flag("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
         print(String(decoding: (try? encoder.encode(advertisement)) ?? Data(), as: UTF8.self))
         return .ok
+    }
+
+    /// `FCD2`, `0xFCD2`, `0000FCD2` or `0000fcd2-0000-1000-8000-00805f9b34fb`.
+    static func isServiceUUID(_ text: String) -> Bool {
+        let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
+        if [4, 8].contains(hex.count) { return hex.allSatisfy(\.isHexDigit) }
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
     /// `KEY:HEX` → (KEY, bytes); the key itself may contain colons (`0x004C`, a UUID does not).
@@ -121,9 +138,10 @@ enum BluetoothCommands {
             Log.error("pair: --role must be vehicle or sensor")
             return .usage
         }
-        if let key = invocation.values["--bindkey"], Advertisement.parseHex(key)?.count != 16 {
-            Log.error("pair: --bindkey must be 32 hex digits")
-            return .dataError
+        let bindkey: [UInt8]?
+        switch BindkeyInput.read(invocation, for: "pair") {
+        case .success(let key): bindkey = key
+        case .failure(let code): return code
         }
         var identity: String?
         if let text = invocation.values["--ibeacon"] {
@@ -153,15 +171,20 @@ enum BluetoothCommands {
             guard identity != nil else { return .unavailable }
         }
         guard let identity else { return .usage }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "pair") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
         do {
-            let store = try GatewayStore(path: invocation.storePath)
             let pairing = try PairingStore(database: store.database).pair(
-                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: invocation.values["--bindkey"]?.lowercased())
+                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: bindkey.map(BindkeyInput.hex))
             print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
             return .ok
         } catch {
             Log.error("pair: \(error)")
-            return GatewayDaemon.exitCode(for: error)
+            return StoreAccess.exitCode(for: error)
         }
     }
 
@@ -209,9 +232,11 @@ enum BluetoothCommands {
                 for p in list { print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(p.bindkey == nil ? "" : "\tbindkey set")") }
             }
             return .ok
+        } catch let code as ExitCode {
+            return code
         } catch {
             Log.error("beacons: \(error)")
-            return GatewayDaemon.exitCode(for: error)
+            return StoreAccess.exitCode(for: error)
         }
     }
 
@@ -220,8 +245,15 @@ enum BluetoothCommands {
             Log.error("unpair: give one pairing ID (see waymark beacons)")
             return .usage
         }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "unpair", create: false) {
+        case .store(let opened): store = opened
+        case .absent:
+            Log.error("unpair: no pairing #\(id)")
+            return .dataError
+        case .failed(let code): return code
+        }
         do {
-            let store = try GatewayStore(path: invocation.storePath)
             try PairingStore(database: store.database).unpair(id)
             print("unpaired #\(id)")
             return .ok
@@ -230,13 +262,16 @@ enum BluetoothCommands {
             return .dataError
         } catch {
             Log.error("unpair: \(error)")
-            return GatewayDaemon.exitCode(for: error)
+            return StoreAccess.exitCode(for: error)
         }
     }
 
     private static func pairings(_ invocation: Invocation) throws -> [Pairing] {
-        guard access(invocation.storePath, F_OK) == 0 else { return [] }
-        return try PairingStore(database: GatewayStore(path: invocation.storePath).database).all()
+        switch StoreAccess.open(invocation, for: invocation.command ?? "beacons", create: false) {
+        case .store(let store): return try PairingStore(database: store.database).all()
+        case .absent: return []
+        case .failed(let code): throw code
+        }
     }
 
     /// nil for a malformed value (after logging); `.some(nil)` when absent without default.

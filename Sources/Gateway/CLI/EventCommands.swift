@@ -35,12 +35,17 @@ enum EventCommands {
             live = try? await bus?.signals(matching: MatchRule(interface: ControlInterface.interface, member: "Event", path: ControlInterface.path))
             if live == nil { Log.warning("events: no daemon to follow on the system bus") }
         }
+        let database: Database?
+        switch StoreAccess.open(invocation, for: "events", create: false) {
+        case .store(let store): database = store.database
+        case .absent: database = nil
+        case .failed(let code): return code
+        }
         do {
-            let database = try GatewayStore(path: invocation.storePath).database
-            let stored = try database.read { connection in
+            let stored = try database?.read { connection in
                 try connection.rows("SELECT time, kind, detail FROM event ORDER BY id") { ($0.real(0), $0.text(1) ?? "", $0.text(2) ?? "{}") }
             }
-            for (time, kind, detail) in stored { show(kind, time, detail) }
+            for (time, kind, detail) in stored ?? [] { show(kind, time, detail) }
         } catch {
             Log.error("events: \(error)")
             return .ioError

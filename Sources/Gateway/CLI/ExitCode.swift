@@ -12,3 +12,6 @@ public enum ExitCode: Int32, Sendable {
     case noPermission = 77
     case config = 78
 }
+
+/// Thrown where a helper has already reported a problem and only the exit code is left.
+extension ExitCode: Error {}

@@ -9,7 +9,8 @@ enum ExportCommand {
         CommandSpec(name: "export", summary: "Write a trip's track as GPX, GeoJSON or CSV.", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips)"),
             OptionSpec(name: "--format", valueName: "gpx|geojson|csv", help: "the file format (default gpx)"),
-            OptionSpec(name: "--out", valueName: "FILE", help: "write here instead of standard output"),
+            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output"),
+            OptionSpec(name: "--force", help: "replace FILE if it exists"),
         ], run: export),
     ]
 
@@ -25,8 +26,15 @@ enum ExportCommand {
             return .usage
         }
         let points: [TripPoint]
+        let recordings: RecordingStore
+        switch StoreAccess.open(invocation, for: "export", create: false) {
+        case .store(let store): recordings = RecordingStore(database: store.database)
+        case .absent:
+            Log.error("export: no trip \(tripID); nothing is recorded yet")
+            return .dataError
+        case .failed(let code): return code
+        }
         do {
-            let recordings = RecordingStore(database: try GatewayStore(path: invocation.storePath).database)
             guard try recordings.trips().contains(where: { $0.id == tripID }) else {
                 Log.error("export: no trip \(tripID); see waymark trips")
                 return .dataError
@@ -42,8 +50,10 @@ enum ExportCommand {
         default: gpx(tripID, points)
         }
         if let path = invocation.values["--out"] {
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                Log.error("export: cannot write \(path)")
+            do {
+                try PrivateFile.write(Array(text.utf8), to: path, replace: invocation.flag("--force"))
+            } catch {
+                Log.error("export: \(error)")
                 return .cannotCreate
             }
             Log.notice("export: \(points.count) points of \(tripID) written to \(path)")

@@ -13,12 +13,29 @@ enum QueueCommands {
 
     static func queue(_ invocation: Invocation) async -> ExitCode {
         guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        if let action = invocation.arguments.first, !["retry-dead", "flush"].contains(action) {
+            Log.error("queue: unknown action \(action.debugDescription); use retry-dead or flush")
+            return .usage
+        }
+        if invocation.arguments.first == "flush" {
+            guard await SessionCommands.tellDaemon(method: "Flush") else {
+                Log.error("queue flush: the daemon is not running; it flushes by itself when it starts")
+                return .unavailable
+            }
+            print("Asked the daemon to upload now.")
+            return .ok
+        }
         let outbox: Outbox
-        do {
-            outbox = Outbox(database: try GatewayStore(path: invocation.storePath).database)
-        } catch {
-            Log.error("queue: \(error)")
-            return .ioError
+        switch StoreAccess.open(invocation, for: "queue", create: false) {
+        case .store(let store): outbox = Outbox(database: store.database)
+        case .absent where invocation.arguments.isEmpty:
+            print(invocation.flag("--json") ? String(decoding: (try? JSONEncoder.snakeCase.encode(QueueStatus.empty)) ?? Data(), as: UTF8.self)
+                  : text(.empty))
+            return .ok
+        case .absent:
+            print("Requeued 0 samples from the dead letters.")
+            return .ok
+        case .failed(let code): return code
         }
         switch invocation.arguments.first {
         case nil:
@@ -44,15 +61,7 @@ enum QueueCommands {
                 Log.error("queue retry-dead: \(error)")
                 return .ioError
             }
-        case "flush":
-            guard await SessionCommands.tellDaemon(method: "Flush") else {
-                Log.error("queue flush: the daemon is not running; it flushes by itself when it starts")
-                return .unavailable
-            }
-            print("Asked the daemon to upload now.")
-            return .ok
-        case let other?:
-            Log.error("queue: unknown action \(other.debugDescription); use retry-dead or flush")
+        default:
             return .usage
         }
     }

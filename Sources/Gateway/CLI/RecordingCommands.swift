@@ -15,8 +15,14 @@ enum RecordingCommands {
     /// Stores the intent and tells a running daemon, which reconciles.
     static func setIntent(_ intent: Reconciler.Intent, _ invocation: Invocation) async -> ExitCode {
         guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: intent == .armed ? "start" : "stop") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
         do {
-            try RecordingStore(database: GatewayStore(path: invocation.storePath).database).setIntent(intent)
+            try RecordingStore(database: store.database).setIntent(intent)
         } catch {
             Log.error("\(intent == .armed ? "start" : "stop"): \(error)")
             return .ioError
@@ -29,7 +35,12 @@ enum RecordingCommands {
     static func trips(_ invocation: Invocation) async -> ExitCode {
         guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
         do {
-            let trips = try RecordingStore(database: GatewayStore(path: invocation.storePath).database).trips()
+            let trips: [StoredTrip]
+            switch StoreAccess.open(invocation, for: "trips", create: false) {
+            case .store(let store): trips = try RecordingStore(database: store.database).trips()
+            case .absent: trips = []
+            case .failed(let code): return code
+            }
             if invocation.flag("--json") {
                 print(String(decoding: try JSONEncoder.snakeCase.encode(trips), as: UTF8.self))
             } else if trips.isEmpty {

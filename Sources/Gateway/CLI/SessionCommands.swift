@@ -26,19 +26,29 @@ enum SessionCommands {
         do { try RecordingStore(database: store.database).setIntent(intent) } catch { Log.error("cannot store the recording intent: \(error)") }
     }
 
-    private static func open(_ invocation: Invocation) -> (GatewayStore, SessionManager)? {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return nil }
+    /// The store and the session manager; the exit code (already reported) when either cannot be had.
+    private static func open(_ invocation: Invocation) -> Result<(GatewayStore, SessionManager), ExitCode> {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .failure(.config) }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: invocation.command ?? "login") {
+        case .store(let opened): store = opened
+        case .absent: return .failure(.software)
+        case .failed(let code): return .failure(code)
+        }
         do {
-            let store = try GatewayStore(path: invocation.storePath)
-            return (store, try SessionFactory.manager(configuration, store: store))
+            return .success((store, try SessionFactory.manager(configuration, store: store)))
         } catch {
             Log.error("\(error)")
-            return nil
+            return .failure(.config)
         }
     }
 
     static func login(_ invocation: Invocation) async -> ExitCode {
-        guard let (store, session) = open(invocation) else { return .config }
+        let store: GatewayStore, session: SessionManager
+        switch open(invocation) {
+        case .success(let opened): (store, session) = opened
+        case .failure(let code): return code
+        }
         do {
             if invocation.flag("--force") {
                 await session.logout()
@@ -85,7 +95,11 @@ enum SessionCommands {
     }
 
     static func logout(_ invocation: Invocation) async -> ExitCode {
-        guard let (store, session) = open(invocation) else { return .config }
+        let store: GatewayStore, session: SessionManager
+        switch open(invocation) {
+        case .success(let opened): (store, session) = opened
+        case .failure(let code): return code
+        }
         await session.logout()
         setIntent(.disarmed, store)
         print("Logged out.")
@@ -95,9 +109,13 @@ enum SessionCommands {
 
     static func whoami(_ invocation: Invocation) async -> ExitCode {
         guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
-        let stored: PersistedSession?
+        var stored: PersistedSession?
         do {
-            stored = try SessionStore(database: GatewayStore(path: invocation.storePath).database).load()
+            switch StoreAccess.open(invocation, for: "whoami", create: false) {
+            case .store(let store): stored = try SessionStore(database: store.database).load()
+            case .absent: stored = nil
+            case .failed(let code): return code
+            }
         } catch {
             Log.error("whoami: \(error)")
             return .ioError

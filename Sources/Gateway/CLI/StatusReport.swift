@@ -47,12 +47,10 @@ struct StatusReport: Encodable {
         case version, config, daemon, store, session, recording, requirements
     }
 
-    static func gather(_ invocation: Invocation) async throws -> StatusReport {
+    static func gather(_ invocation: Invocation, store: GatewayStore?) async throws -> StatusReport {
         var report = StatusReport(
-            config: invocation.configPath, daemon: Daemon(running: false),
-            store: Store(path: invocation.storePath, exists: access(invocation.storePath, F_OK) == 0))
-        if report.store.exists {
-            let store = try GatewayStore(path: invocation.storePath)
+            config: invocation.configPath, daemon: Daemon(running: false), store: Store(path: invocation.storePath, exists: store != nil))
+        if let store {
             report.store.schemaVersion = store.database.schemaVersion
             report.store.deviceId = try store.deviceID
             report.session = SessionCommands.Identity(try SessionStore(database: store.database).load(), now: Date().timeIntervalSince1970)

@@ -1,4 +1,6 @@
+internal import CProcess
 import FoundationEssentials
+internal import Glibc
 import Logging
 
 /// The `waymark` command line: a table of subcommands and a small parser.
@@ -12,8 +14,14 @@ public enum WaymarkCLI {
         CommandSpec(name: "status", summary: "Show the daemon, store and requirement state.",
                     options: [OptionSpec(name: "--json", help: "print one JSON object")]) { invocation in
             guard loadConfiguration(invocation) != nil else { return .config }
+            let store: GatewayStore?
+            switch StoreAccess.open(invocation, for: "status", create: false) {
+            case .store(let opened): store = opened
+            case .absent: store = nil
+            case .failed(let code): return code
+            }
             do {
-                let report = try await StatusReport.gather(invocation)
+                let report = try await StatusReport.gather(invocation, store: store)
                 if invocation.flag("--json") {
                     print(String(decoding: try JSONEncoder.snakeCase.encode(report), as: UTF8.self))
                 } else {
@@ -22,7 +30,7 @@ public enum WaymarkCLI {
                 return .ok
             } catch {
                 Log.error("status: \(error)")
-                return GatewayDaemon.exitCode(for: error)
+                return StoreAccess.exitCode(for: error)
             }
         },
         CommandSpec(name: "config", summary: "Check the config file, or print a commented default one.",
@@ -58,6 +66,10 @@ public enum WaymarkCLI {
         if invocation.wantsHelp {
             print(command.help, terminator: "")
             return ExitCode.ok.rawValue
+        }
+        // These hold tokens in memory: no core dump, no ptrace by the same user.
+        if ["run", "login"].contains(name), cprocess_set_undumpable() != 0 {
+            Log.warning("\(name): cannot mark the process undumpable: \(String(cString: strerror(errno)))")
         }
         if !command.arguments.isEmpty || invocation.arguments.isEmpty {
             return await command.run(invocation).rawValue

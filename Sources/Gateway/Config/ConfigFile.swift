@@ -14,8 +14,14 @@ struct ConfigFile {
     init(text: String, file: String) throws(ConfigError) {
         var section: String?
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `\r\n` is one Character in Swift, so lines split on any newline.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
+            if let control = raw.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                let key = raw.split(separator: "=", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
+                throw ConfigError(file: file, line: number, key: section.map { "\($0).\(key)" } ?? key,
+                                  message: "control character U+\(String(control.value, radix: 16, uppercase: true)) in the line")
+            }
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {

@@ -30,16 +30,12 @@ struct GatewayDaemon {
 
     func run() async -> ExitCode {
         let store: GatewayStore
-        do {
-            store = try GatewayStore(path: invocation.storePath)
-        } catch {
-            Log.error("cannot open the store \(invocation.storePath): \(error)")
-            return Self.exitCode(for: error)
+        switch StoreAccess.open(invocation, for: "run") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
         }
-        if let aside = store.database.movedAside {
-            Log.warning("the store was damaged; moved it to \(aside) and started a fresh one")
-            try? store.record("storeRecovered", detail: ["moved_to": aside])
-        }
+        if let aside = store.database.movedAside { try? store.record("storeRecovered", detail: ["moved_to": aside]) }
         let deviceID = (try? store.deviceID) ?? ""
         Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
 
@@ -287,16 +283,6 @@ struct GatewayDaemon {
         case "InterfacesAdded": return arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil
         case "InterfacesRemoved": return arguments[1].array?.contains(.string("org.bluez.Adapter1")) == true
         default: return false
-        }
-    }
-
-    static func exitCode(for error: any Error) -> ExitCode {
-        guard let error = error as? StorageError else { return .software }
-        switch error {
-        case .fileSystem(_, _, let code) where code == EACCES || code == EPERM: return .noPermission
-        case .fileSystem: return .cannotCreate
-        case .newerSchema: return .config
-        default: return .ioError
         }
     }
 }
