@@ -24,13 +24,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CProcess"),
+        // Linux calls Glibc's module lacks (prctl, adjtimex), as inline functions.
+        .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
         // Small shared basics: clamping outside numbers, backoff, civil time.
-        .target(name: "Basics", swiftSettings: strict),
+        .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth"], swiftSettings: strict),
@@ -49,7 +50,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging", "Basics", "CProcess"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
@@ -64,7 +65,7 @@ let package = Package(
         // A plain target so that the bench can drive the same peers as the tests.
         .target(
             name: "PeerHarness",
-            dependencies: ["DBus", "HTTP", "Session", "Storage"],
+            dependencies: ["DBus", "HTTP", "Session", "Storage", "Basics"],
             path: "Tests/Support",
                         resources: [.copy("Templates")],
             swiftSettings: strict

@@ -7,6 +7,9 @@ public struct TripRecorder: Sendable, Equatable {
     public private(set) var policy: SamplePolicy
     /// The running trip's id: `trip-` and its start in milliseconds since 1970.
     public private(set) var tripID: String?
+    /// Wall clock minus the timeline's clock, for trip ids only: the caller
+    /// times trips on the boot clock, and ids are wall-clock milliseconds.
+    public var wallOffset = 0.0
 
     public init(trips: TripDetector.Options = TripDetector.Options(), samples: SamplePolicy.Options = SamplePolicy.Options()) {
         detector = TripDetector(options: trips)
@@ -36,7 +39,7 @@ public struct TripRecorder: Sendable, Equatable {
         actions.map { action in
             switch action {
             case .started(let at):
-                let id = "trip-\(Int64((at * 1000).rounded()))"
+                let id = "trip-\(Int64(exactly: ((at + wallOffset) * 1000).rounded()) ?? 0)"
                 tripID = id
                 policy.reset()
                 return RecordedSample(kind: .event, time: at, tripID: id, fields: #""type":"tripStarted""#, tripAction: action)

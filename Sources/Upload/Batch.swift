@@ -43,7 +43,9 @@ public struct Batch: Sendable, Equatable {
         CivilTime.appendISO8601(sample.time, to: &bytes)
         bytes += #"","trip_id":"#.utf8
         if let trip = sample.tripID { bytes += quoted(trip).utf8 } else { bytes += "null".utf8 }
-        bytes += #","kind":""#.utf8
+        bytes += #","time_source":""#.utf8
+        bytes += sample.timeSource.rawValue.utf8
+        bytes += #"","kind":""#.utf8
         bytes += sample.kind.rawValue.utf8
         bytes.append(UInt8(ascii: "\""))
         if !sample.fields.isEmpty {

@@ -1,3 +1,4 @@
+public import Basics
 public import Storage
 
 /// The durable upload queue. A sample is "recorded" once `append` returns:
@@ -38,6 +39,17 @@ public struct Outbox: Sendable {
         CREATE TABLE upload_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """
 
+    /// The later steps of the outbox's tables, in order, after `schema`.
+    public static let changes = [
+        // Time quality: rows from before it are called unsynced, since
+        // nothing is known of their clock.
+        """
+        ALTER TABLE outbox ADD COLUMN time_source TEXT NOT NULL DEFAULT 'unsynced';
+        ALTER TABLE outbox ADD COLUMN boot_id TEXT;
+        ALTER TABLE outbox ADD COLUMN boot_time REAL;
+        """,
+    ]
+
     public init(database: Database) {
         self.database = database
     }
@@ -47,12 +59,15 @@ public struct Outbox: Sendable {
     public func append(_ samples: [Sample]) throws -> ClosedRange<Int64>? {
         guard !samples.isEmpty else { return nil }
         return try database.write { connection in
-            let insert = try connection.prepare("INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (?, ?, ?, ?, ?)")
+            let insert = try connection.prepare("""
+                INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             var first: Int64 = 0
             for (index, sample) in samples.enumerated() {
                 let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
                 try insert.run([.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
-                                    .text(sample.fields), .integer(Int64(bytes))])
+                                .text(sample.fields), .integer(Int64(bytes)), .text(sample.timeSource.rawValue),
+                                sample.boot.map { .text($0.id) } ?? .null, sample.boot.map { .real($0.time) } ?? .null])
                 if index == 0 { first = connection.lastInsertRowID }
             }
             return first...connection.lastInsertRowID
@@ -62,9 +77,11 @@ public struct Outbox: Sendable {
     /// The oldest samples, up to `count` of them and `bytes` of JSON.
     public func oldest(count: Int, bytes: Int) throws -> Batch? {
         let rows = try database.read { connection in
-            try connection.rows("SELECT seq, time, trip_id, kind, fields, bytes FROM outbox ORDER BY seq LIMIT ?", [.integer(Int64(count))]) { row in
+            try connection.rows("SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox ORDER BY seq LIMIT ?",
+                                [.integer(Int64(count))]) { row in
                 QueuedSample(seq: row.integer(0), sample: Sample(time: row.real(1), tripID: row.text(2),
-                                                               kind: Sample.Kind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? ""),
+                                                               kind: Sample.Kind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
+                                                               timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced),
                              bytes: Int(row.integer(5)))
             }
         }
@@ -76,6 +93,20 @@ public struct Outbox: Sendable {
             total += row.bytes
         }
         return taken.isEmpty ? nil : Batch(samples: taken)
+    }
+
+    /// Once the clock is trusted: gives this boot's `unsynced` samples the
+    /// wall time of their boot-clock reading (`boot time + offset`), and the
+    /// trusted source. Returns how many were re-stamped.
+    @discardableResult
+    public func restamp(bootID: String, offset: Double, source: TimeSource) throws -> Int {
+        try database.write { connection in
+            try connection.run("""
+                UPDATE outbox SET time = boot_time + ?, time_source = ?
+                WHERE time_source = 'unsynced' AND boot_id = ? AND boot_time IS NOT NULL
+                """, [.real(offset), .text(source.rawValue), .text(bootID)])
+            return connection.changes
+        }
     }
 
     /// Deletes an acknowledged batch.

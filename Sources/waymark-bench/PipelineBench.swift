@@ -14,7 +14,7 @@ struct PipelineBench {
     func run(into report: inout BenchReport) throws {
         let directory = try TemporaryDirectory("waymark-bench-pipeline")
         defer { directory.remove() }
-        let outbox = Outbox(database: try Database(path: directory.file("pipeline.db"), migrations: [Migration(1, Outbox.schema)]))
+        let outbox = Outbox(database: try Database(path: directory.file("pipeline.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes)))
         let count = quick ? 200_000 : 2_000_000
         let uuid: [UInt8] = [0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0]
         let advert: [UInt8] = [0x02, 0x15] + uuid + [0x00, 0x01, 0x00, 0x02, 0xC5]

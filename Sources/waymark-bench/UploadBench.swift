@@ -27,17 +27,17 @@ struct UploadBench {
     private func committed(into report: inout BenchReport, _ directory: TemporaryDirectory) throws {
         let total = quick ? 20_000 : 200_000
         let perTransaction = 1000
-        let database = try Database(path: directory.file("outbox.db"), migrations: [Migration(1, Outbox.schema)])
+        let database = try Database(path: directory.file("outbox.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes))
         let outbox = Outbox(database: database)
         let batches = stride(from: 0, to: total, by: perTransaction).map { Self.samples(perTransaction, from: $0) }
         let ours = try measure { for batch in batches { try outbox.append(batch) } }
 
-        var sql = "PRAGMA journal_mode=WAL;\nPRAGMA synchronous=FULL;\n\(Outbox.schema)\n"
+        var sql = "PRAGMA journal_mode=WAL;\nPRAGMA synchronous=FULL;\n\(([Outbox.schema] + Outbox.changes).joined(separator: "\n"))\n"
         for batch in batches {
             sql += "BEGIN;\n"
             for sample in batch {
                 let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
-                sql += "INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (\(sample.time), 'trip-1', 'fix', '\(sample.fields)', \(bytes));\n"
+                sql += "INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source) VALUES (\(sample.time), 'trip-1', 'fix', '\(sample.fields)', \(bytes), 'ntp');\n"
             }
             sql += "COMMIT;\n"
         }
@@ -57,7 +57,7 @@ struct UploadBench {
         defer { provider.stop() }
         let backend = try IngestServer(directory: directory)
         defer { backend.stop() }
-        let database = try Database(path: directory.file("upload.db"), migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema]))
+        let database = try Database(path: directory.file("upload.db"), migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes))
         let session = Glewlwyd.sessionManager(issuer: provider.issuer, backend: backend.baseURL, database: database)
         _ = try await session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         let outbox = Outbox(database: database)

@@ -12,7 +12,7 @@ enum UploadSoak {
     static let deviceID = "gw-soak"
 
     static func run(database path: String, issuer: String, backend: String, mode: String) async throws {
-        let database = try Database(path: path, migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema]))
+        let database = try Database(path: path, migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes))
         let session = Glewlwyd.sessionManager(issuer: issuer, backend: backend, database: database)
         var options = UploadOptions()
         options.batchCount = 50

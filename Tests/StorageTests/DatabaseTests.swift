@@ -81,7 +81,8 @@ struct DatabaseTests {
 
     @Test func aFileOfGarbageIsMovedAsideAndAFreshStoreOpened() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // A data directory of its own: a shared one (0755) is refused.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = directory + "/w.db"
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: path))

@@ -14,7 +14,7 @@ struct UploadRig {
     let session: SessionManager
     let outbox: Outbox
     static let deviceID = "gw-test-1"
-    static let migrations = Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema])
+    static let migrations = Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes)
 
     init() async throws {
         directory = try TemporaryDirectory("waymark-upload")

@@ -164,7 +164,7 @@ struct UploaderTests {
         ])
         #expect(batch.idempotencyKey(deviceID: "gw") == "gw:7-9")
         let json = String(decoding: batch.json(deviceID: "gw"), as: UTF8.self)
-        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","kind":"fix"}]}"#)
+        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"time_source":"ntp","kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","time_source":"ntp","kind":"fix"}]}"#)
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
     }
 }
@@ -175,7 +175,7 @@ extension UploaderTests {
     @Test func theByteCapDropsJustEnoughOfTheOldest() throws {
         let directory = try TemporaryDirectory("waymark-cap")
         defer { directory.remove() }
-        let outbox = Outbox(database: try Database(path: directory.file("o.db"), migrations: [Migration(1, Outbox.schema)]))
+        let outbox = Outbox(database: try Database(path: directory.file("o.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes)))
         try outbox.append((0..<150).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
         let total = try outbox.status().bytes
         let cap = total * 2 / 3

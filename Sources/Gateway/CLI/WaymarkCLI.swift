@@ -1,4 +1,4 @@
-internal import CProcess
+internal import CSystem
 import FoundationEssentials
 internal import Glibc
 import Logging
@@ -68,7 +68,7 @@ public enum WaymarkCLI {
             return ExitCode.ok.rawValue
         }
         // These hold tokens in memory: no core dump, no ptrace by the same user.
-        if ["run", "login"].contains(name), cprocess_set_undumpable() != 0 {
+        if ["run", "login"].contains(name), csystem_set_undumpable() != 0 {
             Log.warning("\(name): cannot mark the process undumpable: \(String(cString: strerror(errno)))")
         }
         if !command.arguments.isEmpty || invocation.arguments.isEmpty {

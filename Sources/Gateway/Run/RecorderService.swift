@@ -16,6 +16,10 @@ import Upload
 ///
 /// The intent and the heartbeat live in the store, so a restart re-arms by
 /// itself and sees how long it was dead.
+///
+/// Trips, presence and gaps are timed on the boot clock (`CLOCK_BOOTTIME`),
+/// which never jumps; only samples get wall-clock times, each with its
+/// source, and unsynced ones are re-stamped once the clock is trusted.
 actor RecorderService {
     let store: GatewayStore
     let recordings: RecordingStore
@@ -40,9 +44,15 @@ actor RecorderService {
     private var storageFull = false
     private var lastMissing: [Requirement] = []
 
-    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, isAuthorized: @escaping @Sendable () async -> Bool,
-         samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
+    let clock: any SystemClock
+    private var timeBase = TimeBase()
+    /// The time source of the last samples stamped, to re-stamp once it becomes trusted.
+    private var lastSource: TimeSource?
+
+    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, clock: any SystemClock = KernelClock(),
+         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
         self.store = store
+        self.clock = clock
         recordings = RecordingStore(database: store.database)
         outbox = Outbox(database: store.database)
         self.configuration = configuration
@@ -50,7 +60,9 @@ actor RecorderService {
         self.isAuthorized = isAuthorized
         self.samplesCommitted = samplesCommitted
         let recording = configuration.recording
-        reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: (try? recordings.heartbeat) ?? nil,
+        let reading = clock.read()
+        let heartbeat = (try? recordings.heartbeat) ?? nil
+        reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
                                 gapThreshold: Self.seconds(recording.gapThreshold))
         var tripOptions = TripDetector.Options()
         tripOptions.startSightings = recording.tripStartSightings
@@ -65,8 +77,9 @@ actor RecorderService {
         trips = TripRecorder(trips: tripOptions, samples: sampleOptions)
         // A trip the last process left open goes on if the beacon is back in time.
         if let open = ((try? recordings.trips()) ?? []).last, open.end == nil {
-            let lastSeen = ((try? recordings.heartbeat) ?? nil) ?? open.start.timeIntervalSince1970
-            trips.restore(tripID: open.id, start: open.start.timeIntervalSince1970, lastSeen: lastSeen)
+            let lastSeen = heartbeat?.onBootClock(reading) ?? 0
+            let length = max(0, (heartbeat?.wall ?? open.start.timeIntervalSince1970) - open.start.timeIntervalSince1970)
+            trips.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
             Log.notice("recording: trip \(open.id) was open at the last stop; it continues if the beacon is back within the reopen window")
         }
     }
@@ -75,7 +88,22 @@ actor RecorderService {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
-    private var now: Double { Date().timeIntervalSince1970 }
+    /// Now on the boot clock: the timeline of trips, presence and gaps.
+    private var now: Double { clock.read().boot }
+
+    /// The wall time of a boot-clock time, and how far to trust it.
+    private func stamp(_ boot: Double) -> (time: Double, source: TimeSource, reading: ClockReading) {
+        let reading = clock.read()
+        let (time, source) = timeBase.wall(at: boot, reading)
+        return (time, source, reading)
+    }
+
+    private func wall(_ boot: Double) -> Double { stamp(boot).time }
+
+    private func storeHeartbeat(_ boot: Double) {
+        let stamped = stamp(boot)
+        try? recordings.setHeartbeat(Heartbeat(at: stamped.reading, boot: boot, trusted: stamped.source != .unsynced))
+    }
 
     var running: Bool { reconciler.running }
     var intent: Reconciler.Intent { reconciler.intent }
@@ -118,10 +146,11 @@ actor RecorderService {
             announce("requirementsMissing", ["missing": missing.joined(separator: " ")])
         case .requirementsLostWhileRunning(let lostAt, let missing):
             Log.warning("recording: lost while running: \(missing.joined(separator: ", "))")
-            announce("requirementsLostWhileRunning", ["lost_at": CivilTime.iso8601(lostAt), "missing": missing.joined(separator: " ")])
+            announce("requirementsLostWhileRunning", ["lost_at": CivilTime.iso8601(wall(lostAt)), "missing": missing.joined(separator: " ")])
         case .telemetryGapDetected(let from, let to):
-            Log.warning("recording: telemetry gap from \(CivilTime.iso8601(from)) to \(CivilTime.iso8601(to))")
-            announce("telemetryGapDetected", ["from": CivilTime.iso8601(from), "to": CivilTime.iso8601(to)])
+            let (start, end) = (CivilTime.iso8601(wall(from)), CivilTime.iso8601(wall(to)))
+            Log.warning("recording: telemetry gap from \(start) to \(end) (\(Int((to - from).rounded())) s)")
+            announce("telemetryGapDetected", ["from": start, "to": end, "seconds": String(Int((to - from).rounded()))])
         }
     }
 
@@ -133,7 +162,7 @@ actor RecorderService {
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event", arguments: [.string(kind), .string(json)])
         guard upload else { return }
         let fields = #""type":"\#(kind)""# + (json.count > 2 ? "," + json.dropFirst().dropLast() : "")
-        guard (try? outbox.append([Sample(time: now, tripID: currentTrip, kind: .event, fields: fields)])) != nil else { return }
+        guard (try? outbox.append([sample(RecordedSample(kind: .event, time: now, tripID: currentTrip, fields: fields))])) != nil else { return }
         let committed = samplesCommitted
         Task { await committed(1, false) }
     }
@@ -148,9 +177,9 @@ actor RecorderService {
             var options = ScannerOptions(adapter: configuration.bluetooth.adapter)
             options.watchdog = configuration.bluetooth.scanWatchdog
             options.deviceExpiry = configuration.bluetooth.deviceExpiry
-            let paired = pairings
+            let paired = pairings, clock = clock
             let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in
-                if let observation = Self.observation(sighting, paired: paired) { sink.yield(observation) }
+                if let observation = Self.observation(sighting, paired: paired, at: clock.read().boot) { sink.yield(observation) }
             }
             do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
             self.scanner = scanner
@@ -163,10 +192,13 @@ actor RecorderService {
 
     /// A fix from the daemon's location reader; recorded only while running.
     func fix(_ fix: Fix) {
-        guard fix.mode >= 2, let observations else { return }
-        // Trips are timed by the wall clock, as sightings are; the receiver's
+        guard fix.mode >= 2 else { return }
+        let boot = now
+        // The receiver's time dates samples while the system clock is unsynced.
+        if let time = fix.time { timeBase.gnss(time: time, atBoot: boot) }
+        // Trips are timed by the boot clock, as sightings are; the receiver's
         // own time stays in the fields and dates the track's points.
-        observations.yield(.fix(fields: Self.members(fix), at: now))
+        observations?.yield(.fix(fields: Self.members(fix), at: boot))
     }
 
     private func stopRuntime() async {
@@ -177,7 +209,7 @@ actor RecorderService {
         timer?.cancel()
         await scanner?.stop()
         scanner = nil
-        try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
+        storeHeartbeat(reconciler.lastCollected ?? now)
     }
 
     /// After a reload: if space was freed, the next commit will tell.
@@ -187,7 +219,7 @@ actor RecorderService {
     /// session-related happens here.
     func prepareForSleep() {
         sleeping = true
-        try? recordings.setHeartbeat(reconciler.lastCollected ?? now)
+        storeHeartbeat(reconciler.lastCollected ?? now)
         try? store.database.checkpoint()
         Log.notice("recording: the system is going to sleep; store committed")
     }
@@ -211,14 +243,17 @@ actor RecorderService {
         guard !sleeping else { return }
         if case .fix(let fields, _) = observation { lastFix = "{" + fields + "}" }
         reconciler.collected(at: now)
-        if now - heartbeatStored >= 5 {
+        if now - heartbeatStored >= 5 || now < heartbeatStored {
             heartbeatStored = now
-            try? recordings.setHeartbeat(now)
+            storeHeartbeat(now)
         }
+        trips.wallOffset = wall(0)
         await commit(trips.observe(observation))
     }
 
-    private func tick() async {
+    /// Time has passed: the trip detector's deadlines are due.
+    func tick() async {
+        trips.wallOffset = wall(0)
         await commit(trips.tick(at: now))
     }
 
@@ -231,21 +266,19 @@ actor RecorderService {
             switch action {
             case .started:
                 Log.notice("recording: trip \(id) started")
-                try? recordings.tripStarted(id, at: sample.time)
-                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
+                try? recordings.tripStarted(id, at: wall(sample.time))
+                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(wall(sample.time))], upload: false)
             case .resumed:
                 Log.notice("recording: trip \(id) resumed")
             case .ended(_, let reason):
                 Log.notice("recording: trip \(id) ended")
-                try? recordings.tripEnded(id, at: sample.time, reason: reason.rawValue)
-                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(sample.time)], upload: false)
+                try? recordings.tripEnded(id, at: wall(sample.time), reason: reason.rawValue)
+                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(wall(sample.time))], upload: false)
                 ended = true
             }
         }
         do {
-            try outbox.append(samples.map {
-                Sample(time: $0.time, tripID: $0.tripID, kind: Sample.Kind(rawValue: $0.kind.rawValue) ?? .event, fields: $0.fields)
-            })
+            try outbox.append(samples.map(sample))
         } catch {
             Log.error("recording: cannot commit \(samples.count) samples: \(error)")
             // Disk full: stop with a requirement-lost event; what is stored stays intact.
@@ -257,6 +290,22 @@ actor RecorderService {
         }
         try? recordings.addPoints(samples.compactMap(Self.point))
         await samplesCommitted(samples.count, ended)
+    }
+
+    /// A recorded sample as queued: its boot-clock time stamped with the
+    /// wall clock and its source. The first stamp from a trusted source
+    /// re-stamps this boot's unsynced samples still queued.
+    private func sample(_ recorded: RecordedSample) -> Sample {
+        let stamped = stamp(recorded.time)
+        if stamped.source != .unsynced, lastSource != stamped.source {
+            let offset = stamped.time - recorded.time
+            if let count = try? outbox.restamp(bootID: stamped.reading.bootID, offset: offset, source: stamped.source), count > 0 {
+                Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples")
+            }
+        }
+        lastSource = stamped.source
+        return Sample(time: stamped.time, tripID: recorded.tripID, kind: Sample.Kind(rawValue: recorded.kind.rawValue) ?? .event,
+                      fields: recorded.fields, timeSource: stamped.source, boot: (stamped.reading.bootID, recorded.time))
     }
 
     /// A fix sample's position, for the trip's track.
@@ -280,11 +329,10 @@ actor RecorderService {
     }
 
     /// A paired device's sighting as an observation; nil for strangers.
-    static func observation(_ sighting: Sighting, paired: [String: Pairing]) -> Observation? {
+    static func observation(_ sighting: Sighting, paired: [String: Pairing], at now: Double) -> Observation? {
         let decoded = DecodedSighting(sighting)
         let identities = decoded.adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
         guard let pairing = identities.lazy.compactMap({ paired[$0] }).first else { return nil }
-        let now = Date().timeIntervalSince1970
         switch pairing.role {
         case .vehicle:
             return .vehicle(rssi: sighting.rssi, at: now)

@@ -33,6 +33,7 @@ public struct GatewayStore: Sendable {
         Migration(5, RecordingStore.schema),
         Migration(6, RecordingStore.pointSchema),
         Migration(7, SessionStore.changes[0]),
+        Migration(8, Outbox.changes[0]),
     ]
 
     /// Opens (creating if needed) the store at `path`.

@@ -59,12 +59,12 @@ struct RecordingStore: Sendable {
         try set("recording_intent", intent.rawValue)
     }
 
-    var heartbeat: Double? {
-        get throws { try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'heartbeat'")?.text }.flatMap(Double.init) }
+    var heartbeat: Heartbeat? {
+        get throws { try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'heartbeat'")?.text }.flatMap(Heartbeat.init(stored:)) }
     }
 
-    func setHeartbeat(_ time: Double) throws {
-        try set("heartbeat", String(time))
+    func setHeartbeat(_ heartbeat: Heartbeat) throws {
+        try set("heartbeat", heartbeat.stored)
     }
 
     func tripStarted(_ id: String, at time: Double) throws {

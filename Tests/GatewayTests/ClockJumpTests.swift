@@ -1,0 +1,150 @@
+import Basics
+import Foundation
+import Location
+@testable import Gateway
+import PeerHarness
+import Recording
+import Storage
+import Testing
+import Upload
+
+/// A Pi has no RTC: it boots in 1970 or at the last saved time, and NTP or
+/// GPS then moves the wall clock by years. Trips, presence and gaps are
+/// timed on the boot clock, and samples say how far their time is trusted.
+struct ClockJumpTests {
+    static let year = 365 * 86_400.0
+    static let now2026 = 1_796_000_000.0
+
+    struct Car {
+        let work: TemporaryDirectory
+        let store: GatewayStore
+        let clock: TestSystemClock
+        var configuration = Configuration()
+
+        init(wall: Double) throws {
+            work = try TemporaryDirectory()
+            store = try GatewayStore(path: work.file("data/waymark.db"))
+            try RecordingStore(database: store.database).setIntent(.armed)
+            _ = try PairingStore(database: store.database).pair(identity: "ibeacon:car", role: .vehicle, label: "car", bindkey: nil)
+            clock = TestSystemClock(wall: wall)
+            configuration.recording.beaconLostTimeout = .seconds(30)
+            configuration.recording.reopenWindow = .seconds(10)
+            configuration.recording.beaconInterval = .seconds(1)
+            configuration.recording.gapThreshold = .seconds(60)
+        }
+
+        func recorder() -> RecorderService {
+            RecorderService(store: store, configuration: configuration, bus: nil, clock: clock, isAuthorized: { true }, samplesCommitted: { _, _ in })
+        }
+
+        /// The beacon seen once a second for `seconds`.
+        func drive(_ recorder: RecorderService, seconds: Int) async {
+            for _ in 0..<seconds {
+                clock.advance(1)
+                await recorder.observe(.vehicle(rssi: -50, at: clock.read().boot))
+            }
+        }
+
+        func samples() throws -> [(time: Double, source: String, kind: String)] {
+            try store.database.read { connection in
+                try connection.rows("SELECT time, time_source, kind FROM outbox ORDER BY seq") { ($0.real(0), $0.text(1) ?? "", $0.text(2) ?? "") }
+            }
+        }
+
+        func events(_ kind: String) throws -> Int {
+            Int(try store.database.read { try $0.scalar("SELECT count(*) FROM event WHERE kind = ?", [.text(kind)])?.integer ?? 0 })
+        }
+    }
+
+    /// Booted in 1970, NTP jumps the clock forward by 56 years mid-trip, then
+    /// a bad source sets it back by ten: one trip throughout, no gap, and it
+    /// ends on the boot clock once the beacon is gone.
+    @Test func aWallClockJumpingByYearsNeitherEndsNorFreezesATrip() async throws {
+        let car = try Car(wall: 1_000)
+        defer { car.work.remove() }
+        let recorder = car.recorder()
+        await recorder.reconcile(missing: [])
+        await car.drive(recorder, seconds: 5)
+        #expect(await recorder.currentTrip != nil)
+
+        car.clock.setWall(Self.now2026, synchronized: true)
+        await car.drive(recorder, seconds: 5)
+        await recorder.reconcile(missing: [])
+        car.clock.setWall(Self.now2026 - 10 * Self.year, synchronized: false)
+        await car.drive(recorder, seconds: 5)
+        await recorder.reconcile(missing: [])
+        #expect(await recorder.currentTrip != nil)
+        #expect(try car.events("tripEnded") == 0 && car.events("telemetryGapDetected") == 0)
+
+        // The beacon goes: lost timeout, then the reopen window, on the boot clock.
+        car.clock.advance(31)
+        await recorder.tick()
+        car.clock.advance(11)
+        await recorder.tick()
+        #expect(await recorder.currentTrip == nil)
+        let trips = try RecordingStore(database: car.store.database).trips()
+        #expect(trips.count == 1 && trips[0].end != nil && trips[0].endReason == "beaconLost")
+    }
+
+    /// Samples taken before the clock was trusted are re-stamped from the
+    /// boot clock once it is, and say so; later ones are `ntp`.
+    @Test func unsyncedSamplesAreReStampedOnceTheClockIsTrusted() async throws {
+        let car = try Car(wall: 1_000)
+        defer { car.work.remove() }
+        let recorder = car.recorder()
+        await recorder.reconcile(missing: [])
+        await car.drive(recorder, seconds: 8)
+        let early = try car.samples()
+        #expect(!early.isEmpty && early.allSatisfy { $0.source == "unsynced" && $0.time < 2_000 })
+
+        // NTP sets the clock: 2026, synchronized.
+        car.clock.setWall(Self.now2026, synchronized: true)
+        await car.drive(recorder, seconds: 3)
+        let all = try car.samples()
+        #expect(all.allSatisfy { $0.source == "ntp" }, "\(all.map(\.source))")
+        // Each sample now sits where the boot clock puts it on the trusted clock.
+        #expect(all.allSatisfy { abs($0.time - Self.now2026) < 12 }, "\(all.map(\.time))")
+        #expect(all.map(\.time) == all.map(\.time).sorted())
+    }
+
+    /// With no NTP, the receiver's time dates the samples (`gnss`).
+    @Test func aGNSSFixDatesSamplesWhileTheSystemClockIsUnsynced() async throws {
+        let car = try Car(wall: 1_000)
+        defer { car.work.remove() }
+        let recorder = car.recorder()
+        await recorder.reconcile(missing: [])
+        await car.drive(recorder, seconds: 4)
+        var fix = Fix()
+        fix.mode = 3
+        fix.time = Self.now2026
+        await recorder.fix(fix)
+        await car.drive(recorder, seconds: 3)
+        let samples = try car.samples()
+        #expect(samples.allSatisfy { $0.source == "gnss" && abs($0.time - Self.now2026) < 8 }, "\(samples)")
+    }
+
+    /// A restart in the same boot measures the dead time on the boot clock,
+    /// whatever the wall clock did meanwhile.
+    @Test func aRestartAfterTheWallClockJumpedMeasuresTheGapOnTheBootClock() async throws {
+        let car = try Car(wall: Self.now2026)
+        defer { car.work.remove() }
+        let first = car.recorder()
+        await first.reconcile(missing: [])
+        await car.drive(first, seconds: 3)
+        await first.shutdown()
+        // Dead for 90 s; meanwhile the wall clock went back five years.
+        car.clock.advance(90)
+        car.clock.setWall(Self.now2026 - 5 * Self.year, synchronized: false)
+        let second = car.recorder()
+        await second.reconcile(missing: [])
+        let detail = try #require(try car.store.lastEvent("telemetryGapDetected")).detail
+        #expect(detail.contains(#""seconds":"90""#), "\(detail)")
+        // After a reboot with an untrusted clock, the gap is counted from the boot.
+        await second.shutdown()
+        car.clock.reboot(wall: 1_000, boot: 70, bootID: "boot-2")
+        let third = car.recorder()
+        await third.reconcile(missing: [])
+        let after = try #require(try car.store.lastEvent("telemetryGapDetected")).detail
+        #expect(after.contains(#""seconds":"70""#), "\(after)")
+    }
+}
