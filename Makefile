@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-d
 	libgps-dev libcurl4-openssl-dev libqrencode-dev dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus
 
-.PHONY: all build release test test-vm deps demo bench clean install uninstall
+.PHONY: all build release test test-vm deps demo bench fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -64,6 +64,12 @@ demo: deps build
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench
+
+# Structure-aware fuzzing of every parser of outside bytes, 10 M inputs each
+# (minutes, so not part of `make test`, which runs a short version).
+FUZZ_COUNT ?= 10000000
+fuzz: deps
+	$(SWIFT) run -c release waymark-fuzz --count $(FUZZ_COUNT)
 
 install:
 	$(SWIFT) build -c $(BUILD) --product waymark

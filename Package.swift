@@ -59,6 +59,9 @@ let package = Package(
             dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
+        // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
+        .target(name: "Fuzzing", dependencies: ["Advertisements", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
+        .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
 
         // Starts and stops the real peers (dbus-daemon, python-dbusmock) by PID.
@@ -71,6 +74,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "PeerHarness"], swiftSettings: strict),

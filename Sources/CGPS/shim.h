@@ -12,6 +12,12 @@ static inline struct gps_data_t *waymark_gps_new(void) {
     return (struct gps_data_t *)calloc(1, sizeof(struct gps_data_t));
 }
 
+/* Exported by libgps.so but not declared in gps.h: decodes one report.
+   gps_unpack calls it in a loop that never ends when a malformed report
+   leaves its end pointer where it was (libgps 3.22); one call is all a
+   line needs. */
+extern int libgps_json_unpack(const char *, struct gps_data_t *, const char **);
+
 /// Clears what tells one report from the next, then decodes `line` (NUL-terminated).
 static inline void waymark_gps_unpack(struct gps_data_t *data, char *line) {
     data->set = 0;
@@ -20,7 +26,8 @@ static inline void waymark_gps_unpack(struct gps_data_t *data, char *line) {
     data->dev.activated.tv_nsec = 0;
     data->devices.ndevices = 0;
     data->error[0] = '\0';
-    (void)gps_unpack(line, data);
+    const char *end = NULL;
+    (void)libgps_json_unpack(line, data, &end);
 }
 
 static inline const char *waymark_gps_device_path(const struct gps_data_t *data) { return data->dev.path; }

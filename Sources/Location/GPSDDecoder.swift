@@ -23,6 +23,7 @@ public final class GPSDDecoder {
         guard let kind = Self.reportClass(line) else { throw .notAReport }
         // Classes the gateway does not use (ATT, IMU, GST, PPS, …) are not parsed at all.
         guard Self.used.contains(kind) else { return .other(class: kind) }
+        guard JSONSyntax.isObject(line) else { throw .malformed }
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(line.count + 1)
         for byte in line { buffer.append(CChar(bitPattern: byte == 0 ? 0x20 : byte)) }

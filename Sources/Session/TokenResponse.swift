@@ -1,5 +1,8 @@
-/// A successful token endpoint answer (RFC 6749 §5.1).
-struct TokenResponse: Sendable, Decodable {
+internal import FoundationEssentials
+
+/// A successful token endpoint answer (RFC 6749 §5.1). Its descriptions
+/// never show a token.
+public struct TokenResponse: Sendable, Decodable, CustomStringConvertible {
     var accessToken: String
     var tokenType: String
     /// `expires_in` as sent: a number, or a numeric string (some providers).
@@ -17,7 +20,14 @@ struct TokenResponse: Sendable, Decodable {
         case scope
     }
 
-    init(from decoder: any Decoder) throws {
+    /// Nil for a body that is not a token answer.
+    public static func decode(_ body: [UInt8]) -> TokenResponse? {
+        try? JSONDecoder().decode(TokenResponse.self, from: Data(body))
+    }
+
+    public var description: String { "token answer (\(tokenType), lifetime \(lifetime.map { "\($0) s" } ?? "unknown"))" }
+
+    public init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try keys.decode(String.self, forKey: .accessToken)
         tokenType = try keys.decode(String.self, forKey: .tokenType)
@@ -31,7 +41,7 @@ struct TokenResponse: Sendable, Decodable {
     /// The access token's lifetime in seconds, clamped to ten years; nil
     /// when absent, zero, negative or not a number: the token is then used
     /// until the backend refuses it.
-    var lifetime: Double? {
+    public var lifetime: Double? {
         guard let expiresIn, expiresIn.isFinite, expiresIn > 0 else { return nil }
         return min(expiresIn, Self.longestLifetime)
     }

@@ -18,15 +18,16 @@ final class RecordingRig: @unchecked Sendable {
     private(set) var gpsd: GPSDaemon?
 
     /// `config` is appended to the session's config; `[Location]` is set here.
+    /// `location` replaces the gpsd source (say, `nmea:///dev/pts/N`).
     init(config: String = "", gpsdRunning: Bool = true, pairVehicle: Bool = false, withReceiver: Bool = true,
-         accessTokenSeconds: Int = 3600) async throws {
+         accessTokenSeconds: Int = 3600, location: String? = nil) async throws {
         session = try SessionCommandTests.Rig(accessTokenSeconds: accessTokenSeconds)
         bluez = try await BlueZTestRig()
         try await bluez.addAdapter()
         receiver = withReceiver ? try SimulatedReceiver() : nil
         gpsdPort = try FreePort.tcp()
         let text = try String(contentsOfFile: session.work.file("waymark.conf"), encoding: .utf8)
-            + "\n[Location]\nSource = gpsd://127.0.0.1:\(gpsdPort)\n\n" + config
+            + "\n[Location]\nSource = \(location ?? "gpsd://127.0.0.1:\(gpsdPort)")\n\n" + config
         try text.write(toFile: session.work.file("waymark.conf"), atomically: true, encoding: .utf8)
         if gpsdRunning { try startGPSD() }
         if pairVehicle { _ = try session.run(["pair", "--ibeacon", Self.vehicle, "--role", "vehicle", "--label", "car"]) }

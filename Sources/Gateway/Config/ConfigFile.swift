@@ -14,25 +14,26 @@ struct ConfigFile {
     init(text: String, file: String) throws(ConfigError) {
         var section: String?
         var number = 0
-        // `\r\n` is one Character in Swift, so lines split on any newline.
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        // Lines end in LF or CRLF. Split on bytes: `\r\n` is one Character.
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            if let control = raw.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
-                let key = raw.split(separator: "=", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
+            let body = bytes.last == 0x0D ? bytes.dropLast() : bytes
+            if let control = body.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                let key = Substring(body).split(separator: "=", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
                 throw ConfigError(file: file, line: number, key: section.map { "\($0).\(key)" } ?? key,
-                                  message: "control character U+\(String(control.value, radix: 16, uppercase: true)) in the line")
+                                  message: "control character U+\(String(control, radix: 16, uppercase: true)) in the line")
             }
-            let line = raw.trimmingWhitespace()
+            let line = Substring(body).trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {
-                    throw ConfigError(file: file, line: number, key: "", message: "malformed section header \(String(line).debugDescription)")
+                    throw ConfigError(file: file, line: number, key: "", message: "malformed section header \(line.quotedForMessage)")
                 }
                 section = String(line.dropFirst().dropLast()).trimmingWhitespace()
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigError(file: file, line: number, key: "", message: "expected `Key = value`, found \(String(line).debugDescription)")
+                throw ConfigError(file: file, line: number, key: "", message: "expected `Key = value`, found \(line.quotedForMessage)")
             }
             let key = line[..<equals].trimmingWhitespace()
             let value = line[line.index(after: equals)...].trimmingWhitespace()
@@ -49,9 +50,14 @@ struct ConfigFile {
 
 extension StringProtocol {
     func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        var start = startIndex, end = endIndex
+        while start < end, self[start].isWhitespace { start = index(after: start) }
+        while end > start, self[index(before: end)].isWhitespace { end = index(before: end) }
+        return String(self[start..<end])
+    }
+
+    /// Quoted for a one-line error message: at most 60 characters of it.
+    var quotedForMessage: String {
+        count > 60 ? String(prefix(60)).debugDescription + "…" : String(self).debugDescription
     }
 }

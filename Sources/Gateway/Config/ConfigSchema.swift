@@ -63,12 +63,12 @@ enum ConfigSchema {
     ]
 
     static func key(section: String, name: String) -> ConfigKey? {
-        keys.first { $0.section == section && $0.name == name }
+        byName[section + "." + name]
     }
 
-    static var sections: [String] {
-        keys.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } }
-    }
+    private static let byName = Dictionary(keys.map { ($0.section + "." + $0.name, $0) }) { first, _ in first }
+
+    static let sections: [String] = keys.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } }
 
     // MARK: Key builders by value type
 

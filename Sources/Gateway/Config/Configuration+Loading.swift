@@ -51,7 +51,7 @@ extension Configuration {
             }
             seen[qualified] = entry.line
             if let problem = key.apply(&configuration, entry.value) {
-                throw ConfigError(file: file, line: entry.line, key: qualified, message: "\(problem), got \(entry.value.debugDescription)")
+                throw ConfigError(file: file, line: entry.line, key: qualified, message: "\(problem), got \(entry.value.quotedForMessage)")
             }
         }
         return configuration
