@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Advertisements", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
 
@@ -75,17 +75,17 @@ let package = Package(
         ),
 
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
         .testTarget(
-            name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "PeerHarness"],
+            name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "Basics", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
         .testTarget(

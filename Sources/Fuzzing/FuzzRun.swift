@@ -1,3 +1,5 @@
+internal import Basics
+
 /// Feeds a target its inputs: first every length of each line prefix with
 /// four fillers, then mutations of its seeds, up to `count` inputs in all.
 public struct FuzzRun: Sendable {
@@ -23,7 +25,7 @@ public struct FuzzRun: Sendable {
     /// Runs up to `count` inputs (the length sweep always runs whole).
     /// `before` sees each input first, so one that hangs or traps can be kept.
     public func run(count: Int, yieldEvery: Int = 0, yield: () -> Void = {}, before: ([UInt8]) -> Void = { _ in }) -> Result {
-        var random = FuzzRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let mutator = Mutator()
         var result = Result()
         func feed(_ input: [UInt8]) {

@@ -1,3 +1,5 @@
+public import Basics
+
 /// Inputs made from valid ones: the shapes that find what random bytes
 /// rarely do, such as a long line behind a valid prefix, a number out of
 /// range in the right place, or a cut at every length.
@@ -12,7 +14,7 @@ public struct Mutator: Sendable {
     public init() {}
 
     /// One mutation of `seed`.
-    public func mutate(_ seed: [UInt8], _ random: inout FuzzRandom) -> [UInt8] {
+    public func mutate(_ seed: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         for _ in 0...random.below(3) {
             let at = bytes.isEmpty ? 0 : random.below(bytes.count + 1)
@@ -46,7 +48,7 @@ public struct Mutator: Sendable {
     }
 
     /// `prefix` followed by `length` bytes of a filler, for every-length sweeps.
-    public func padded(_ prefix: [UInt8], to length: Int, filler: Int, _ random: inout FuzzRandom) -> [UInt8] {
+    public func padded(_ prefix: [UInt8], to length: Int, filler: Int, _ random: inout SplitMix64) -> [UInt8] {
         var bytes = Array(prefix.prefix(length))
         while bytes.count < length {
             switch filler % 4 {

@@ -1,3 +1,4 @@
+import Basics
 import Advertisements
 import Cipher
 import Foundation

@@ -1,3 +1,4 @@
+import Basics
 import DBus
 import PeerHarness
 import Testing

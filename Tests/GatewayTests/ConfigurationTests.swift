@@ -1,3 +1,4 @@
+import Basics
 @testable import Gateway
 import Location
 import PeerHarness

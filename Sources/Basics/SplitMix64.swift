@@ -1,6 +1,6 @@
-/// SplitMix64: fast, seedable, and the same sequence on every machine, so
-/// a failing input can be found again from its seed and index.
-public struct FuzzRandom: RandomNumberGenerator, Sendable {
+/// A small seeded generator (SplitMix64): the same sequence on every
+/// machine, so randomised tests and fuzzing replay exactly.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
@@ -12,7 +12,9 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
 
+extension SplitMix64 {
     /// A uniform index below `count` (which must be positive).
     public mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 }
