@@ -15,6 +15,8 @@ public struct KernelClock: SystemClock {
                      synchronized: csystem_clock_synchronized() == 1)
     }
 
+    public func boot() -> Double { Self.seconds(CLOCK_BOOTTIME) }
+
     private static func seconds(_ clock: clockid_t) -> Double {
         var spec = timespec()
         clock_gettime(clock, &spec)

@@ -89,7 +89,7 @@ actor RecorderService {
     }
 
     /// Now on the boot clock: the timeline of trips, presence and gaps.
-    private var now: Double { clock.read().boot }
+    private var now: Double { clock.boot() }
 
     /// The wall time of a boot-clock time, and how far to trust it.
     private func stamp(_ boot: Double) -> (time: Double, source: TimeSource, reading: ClockReading) {
@@ -179,7 +179,7 @@ actor RecorderService {
             options.deviceExpiry = configuration.bluetooth.deviceExpiry
             let paired = pairings, clock = clock
             let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in
-                if let observation = Self.observation(sighting, paired: paired, at: clock.read().boot) { sink.yield(observation) }
+                if let observation = Self.observation(sighting, paired: paired, at: clock.boot) { sink.yield(observation) }
             }
             do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
             self.scanner = scanner
@@ -329,10 +329,12 @@ actor RecorderService {
     }
 
     /// A paired device's sighting as an observation; nil for strangers.
-    static func observation(_ sighting: Sighting, paired: [String: Pairing], at now: Double) -> Observation? {
+    /// `clock` is read only for a paired device: strangers in busy air cost no clock reading.
+    static func observation(_ sighting: Sighting, paired: [String: Pairing], at clock: () -> Double) -> Observation? {
         let decoded = DecodedSighting(sighting)
         let identities = decoded.adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
         guard let pairing = identities.lazy.compactMap({ paired[$0] }).first else { return nil }
+        let now = clock()
         switch pairing.role {
         case .vehicle:
             return .vehicle(rssi: sighting.rssi, at: now)
