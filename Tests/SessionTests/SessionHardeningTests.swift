@@ -129,6 +129,27 @@ struct SessionHardeningTests {
         #expect(!(await manager.isAuthorized))
     }
 
+    /// A wipe from the fleet while a refresh is out: the session stays gone.
+    @Test func aWipeDuringARefreshInFlightStands() async throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let store = SessionStore(database: rig.database)
+        let manager = SessionManager(
+            configuration: SessionConfiguration(issuer: rig.proxy.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
+                                                scopes: ["openid", "waymark"], backendBaseURL: rig.backend.baseURL),
+            store: store, http: HTTPClient(), wipe: { try store.clearForLogout() })
+        _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        try await manager.completeLogin()
+        try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"wipe-1","type":"wipe"}]}"#)
+        try rig.proxy.setFaults(#"{"delay":{"grant":"refresh_token","seconds":1}}"#)
+        let refresh = Task { try await manager.refresh() }
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await manager.fetchSettings()
+        await #expect(throws: SessionError.notLoggedIn) { try await refresh.value }
+        #expect(try store.load() == nil, "the refresh did not bring the session back")
+        #expect(!(await manager.isAuthorized))
+    }
+
     /// One-use refresh tokens: a process that died with a refresh out left
     /// the provider holding a rotated token the store never saw. The refusal
     /// that follows is reported as such, not as a revocation.
