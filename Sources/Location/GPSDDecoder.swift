@@ -5,7 +5,9 @@ internal import CGPS
 /// with it reconnects and the watchdog) stays ours; libgps only parses.
 ///
 /// libgps is lenient: a missing or mistyped key leaves its field unset, and
-/// it never fails a line. What it cannot tell us, which class a line was, is
+/// it never fails a line. Each line gets one `libgps_json_unpack` call, not
+/// `gps_unpack`, whose loop over a buffer never ends on some malformed
+/// reports in libgps 3.22 (found by fuzzing). What it cannot tell us, which class a line was, is
 /// read from the `{"class":"…"` that gpsd writes first; a line without it is
 /// refused. Not Sendable: one decoder per reader.
 public final class GPSDDecoder {
@@ -23,7 +25,6 @@ public final class GPSDDecoder {
         guard let kind = Self.reportClass(line) else { throw .notAReport }
         // Classes the gateway does not use (ATT, IMU, GST, PPS, …) are not parsed at all.
         guard Self.used.contains(kind) else { return .other(class: kind) }
-        guard JSONSyntax.isObject(line) else { throw .malformed }
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(line.count + 1)
         for byte in line { buffer.append(CChar(bitPattern: byte == 0 ? 0x20 : byte)) }

@@ -19,8 +19,5 @@ public enum GPSDReport: Sendable, Equatable {
     public enum Problem: Error, Sendable, Equatable {
         /// Does not start `{"class":"…"`, as every gpsd report does.
         case notAReport
-        /// Not one well-formed JSON object (cut short, a stray byte): libgps
-        /// 3.22 can loop forever on such a line, so it never sees one.
-        case malformed
     }
 }
