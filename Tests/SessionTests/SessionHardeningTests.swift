@@ -29,6 +29,19 @@ struct SessionHardeningTests {
             Glewlwyd.sessionManager(issuer: proxy.issuer, backend: backend.baseURL, database: database)
         }
 
+        /// Refreshes with `manager` while glewlwyd's answer, already given, is
+        /// held back for a second; `meanwhile` runs while it is out. Returns
+        /// the refresh's outcome.
+        func refresh(_ manager: SessionManager, meanwhile: () async throws -> Void) async throws -> Result<String, SessionError> {
+            try proxy.setFaults(#"{"delay":{"grant":"refresh_token","seconds":1}}"#)
+            let refresh = Task { () async -> Result<String, SessionError> in
+                do throws(SessionError) { return .success(try await manager.refresh()) } catch { return .failure(error) }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            try await meanwhile()
+            return await refresh.value
+        }
+
         func stop() {
             proxy.stop()
             provider.stop()
@@ -97,11 +110,8 @@ struct SessionHardeningTests {
         defer { rig.stop() }
         let daemon = rig.manager()
         _ = try await daemon.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
-        try rig.proxy.setFaults(#"{"delay":{"grant":"refresh_token","seconds":1}}"#)
-        let refresh = Task { try await daemon.refresh() }
-        try await Task.sleep(for: .milliseconds(300))
-        await rig.manager().logout()
-        await #expect(throws: SessionError.notLoggedIn) { try await refresh.value }
+        let outcome = try await rig.refresh(daemon) { await rig.manager().logout() }
+        #expect(outcome == .failure(.notLoggedIn))
         #expect(try SessionStore(database: rig.database).load() == nil)
         #expect(!(await daemon.isAuthorized))
         // The refresh token glewlwyd issued meanwhile no longer works.
@@ -120,11 +130,8 @@ struct SessionHardeningTests {
         _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         try await manager.completeLogin()
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"lock-1","type":"lock"}]}"#)
-        try rig.proxy.setFaults(#"{"delay":{"grant":"refresh_token","seconds":1}}"#)
-        let refresh = Task { try await manager.refresh() }
-        try await Task.sleep(for: .milliseconds(300))
-        _ = try await manager.fetchSettings()
-        await #expect(throws: SessionError.notAuthorized(.lockedOut)) { try await refresh.value }
+        let outcome = try await rig.refresh(manager) { _ = try await manager.fetchSettings() }
+        #expect(outcome == .failure(.notAuthorized(.lockedOut)))
         #expect(try SessionStore(database: rig.database).load()?.invalidated == .lockedOut)
         #expect(!(await manager.isAuthorized))
     }
@@ -141,11 +148,8 @@ struct SessionHardeningTests {
         _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         try await manager.completeLogin()
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"wipe-1","type":"wipe"}]}"#)
-        try rig.proxy.setFaults(#"{"delay":{"grant":"refresh_token","seconds":1}}"#)
-        let refresh = Task { try await manager.refresh() }
-        try await Task.sleep(for: .milliseconds(300))
-        _ = try await manager.fetchSettings()
-        await #expect(throws: SessionError.notLoggedIn) { try await refresh.value }
+        let outcome = try await rig.refresh(manager) { _ = try await manager.fetchSettings() }
+        #expect(outcome == .failure(.notLoggedIn))
         #expect(try store.load() == nil, "the refresh did not bring the session back")
         #expect(!(await manager.isAuthorized))
     }
