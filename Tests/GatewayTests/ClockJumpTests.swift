@@ -121,6 +121,10 @@ struct ClockJumpTests {
         await car.drive(recorder, seconds: 3)
         let samples = try car.samples()
         #expect(samples.allSatisfy { $0.source == "gnss" && abs($0.time - Self.now2026) < 8 }, "\(samples)")
+        // The heartbeat keeps the trusted (GNSS) time, not the unsynced system clock.
+        await recorder.shutdown()
+        let heartbeat = try #require(try RecordingStore(database: car.store.database).heartbeat)
+        #expect(heartbeat.trusted && abs(heartbeat.wall - Self.now2026) < 8, "\(heartbeat)")
     }
 
     /// A restart in the same boot measures the dead time on the boot clock,

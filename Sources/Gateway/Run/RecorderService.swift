@@ -102,7 +102,7 @@ actor RecorderService {
 
     private func storeHeartbeat(_ boot: Double) {
         let stamped = stamp(boot)
-        try? recordings.setHeartbeat(Heartbeat(at: stamped.reading, boot: boot, trusted: stamped.source != .unsynced))
+        try? recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID))
     }
 
     var running: Bool { reconciler.running }

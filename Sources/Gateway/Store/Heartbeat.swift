@@ -10,11 +10,12 @@ struct Heartbeat: Sendable, Equatable {
     /// Whether `wall` was a trusted time (synchronized, or from GNSS).
     var trusted: Bool
 
-    init(at reading: ClockReading, boot: Double, trusted: Bool) {
-        wall = reading.wall - (reading.boot - boot)
+    /// `wall` is the time base's wall time for `boot`, trusted unless unsynced.
+    init(wall: Double, source: TimeSource, boot: Double, bootID: String) {
+        self.wall = wall
         self.boot = boot
-        bootID = reading.bootID
-        self.trusted = trusted
+        self.bootID = bootID
+        trusted = source != .unsynced
     }
 
     /// `wall boot boot_id trusted`; a bare number is a heartbeat from
