@@ -135,6 +135,10 @@ struct GatewayDaemon {
             case .signal(let number):
                 Log.notice("stopping on signal \(number)")
                 break loop
+            case .session(.authorized), .session(.refreshed):
+                // Nothing to reconcile: a login arrives as a reload, and the
+                // uplink fetches settings after a refresh by itself.
+                break
             case .session(let event):
                 await sessionChanged(event, recorder: recorder)
                 await uplink.current?.reconcile()

@@ -78,6 +78,7 @@ actor Uplink {
             }
         }
         await reconcile()
+        await fetchSettings()
     }
 
     /// Fetches settings and fleet commands (lock, wipe), while authorized.
@@ -103,9 +104,9 @@ actor Uplink {
         }
         if settingsTimer == nil {
             let interval = settingsInterval
+            // A lock or wipe from the fleet arrives within one interval; start
+            // and reload fetch at once by themselves.
             settingsTimer = Task {
-                // A lock or wipe from the fleet arrives within one interval.
-                await self.fetchSettings()
                 while !Task.isCancelled {
                     let jitter = Double.random(in: 0.9...1.1)
                     guard (try? await Task.sleep(for: interval * jitter)) != nil else { return }
