@@ -31,17 +31,12 @@ enum BindkeyInput {
         case (let value?, nil):
             text = value
         case (nil, let path?):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                Log.error("\(command): cannot read \(path): \(String(cString: strerror(errno)))")
-                return .failure(errno == EACCES ? .noPermission : .ioError)
+            do {
+                text = try SecretFile.read(path)
+            } catch {
+                Log.error("\(command): \(error)")
+                return .failure(error.code == EACCES ? .noPermission : .ioError)
             }
-            defer { close(fd) }
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { Log.warning("\(command): \(path) can be read by other users; chmod 600 it") }
-            var buffer = [UInt8](repeating: 0, count: 256)
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
         }
         guard let key = Advertisement.parseHex(text.filter { !$0.isWhitespace }), key.count == 16 else {
             Log.error("\(command): the bindkey must be 32 hex digits")
