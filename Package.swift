@@ -44,7 +44,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics"], swiftSettings: strict),
 
         // Composition root and the executables.
@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
 
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
-            name: "BlueZTests", dependencies: ["BlueZ", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
+            name: "BlueZTests", dependencies: ["BlueZ", "Bluetooth", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
         .testTarget(
             name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "Basics", "PeerHarness"],

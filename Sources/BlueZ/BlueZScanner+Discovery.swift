@@ -13,9 +13,7 @@ extension BlueZScanner {
             // first (and ignoring "not started") makes a restart always work.
             _ = try? await adapterCall(adapter, "StopDiscovery")
             do {
-                _ = try await adapterCall(adapter, "SetDiscoveryFilter", [
-                    .vardict(["Transport": .string("le"), "DuplicateData": .bool(true)]),
-                ])
+                _ = try await adapterCall(adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
                 _ = try await adapterCall(adapter, "StartDiscovery")
                 guard mine == generation, adapter == adapterPath else { return }
                 enter(.scanning)
@@ -35,7 +33,7 @@ extension BlueZScanner {
         if mine == generation { enter(.poweredOff) }
     }
 
-    private func adapterCall(_ adapter: String, _ method: String, _ arguments: [DBusValue] = []) async throws(DBusError) -> [DBusValue] {
+    func adapterCall(_ adapter: String, _ method: String, _ arguments: [DBusValue] = []) async throws(DBusError) -> [DBusValue] {
         try await connection.call(
             destination: "org.bluez", path: adapter, interface: "org.bluez.Adapter1", method: method,
             arguments: arguments, timeout: .seconds(5))
@@ -47,7 +45,49 @@ extension BlueZScanner {
         timers = [
             Task { [weak self] in await self?.watchdogLoop() },
             Task { [weak self] in await self?.sweepLoop() },
+            Task { [weak self] in await self?.cycleLoop() },
         ]
+    }
+
+    /// Every `cycle`, stops and restarts discovery: the kernel keeps the
+    /// controller's duplicate filter on, so an advertiser already reported
+    /// in this scan would not be reported again, however long it stays.
+    /// Busy air never lets the watchdog see silence, so this cannot wait
+    /// for one.
+    private func cycleLoop() async {
+        while !Task.isCancelled, state == .scanning {
+            do { try await clock.sleep(for: options.cycle) } catch { return }
+            guard state == .scanning, let adapter = adapterPath else { return }
+            let mine = generation
+            cycling = true
+            defer { cycling = false }
+            // A cost measured, not a deadline: on the real monotonic clock.
+            let stopped = ContinuousClock.now
+            _ = try? await adapterCall(adapter, "StopDiscovery")
+            do {
+                _ = try await adapterCall(adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
+                _ = try await adapterCall(adapter, "StartDiscovery")
+                cycles.record(off: ContinuousClock.now - stopped)
+            } catch {
+                guard mine == generation else { return }
+                cycles.failures += 1
+                cycling = false
+                await startDiscovery(reason: "discovery cycle refused: \(error)")
+                return
+            }
+        }
+    }
+
+    static var discoveryFilter: DBusValue {
+        .vardict(["Transport": .string("le"), "DuplicateData": .bool(true)])
+    }
+
+    /// Whether BlueZ says the adapter is discovering now.
+    func discovering(_ adapter: String) async -> Bool? {
+        let reply = try? await connection.call(
+            destination: "org.bluez", path: adapter, interface: "org.freedesktop.DBus.Properties", method: "Get",
+            arguments: [.string("org.bluez.Adapter1"), .string("Discovering")], timeout: .seconds(5))
+        return reply?.first?.bool
     }
 
     /// Sleeps until the watchdog period after the last advert (or the last

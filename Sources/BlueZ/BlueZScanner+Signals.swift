@@ -39,8 +39,11 @@ extension BlueZScanner {
             } else if state != .scanning {
                 await startDiscovery(reason: "adapter powered on")
             }
-        } else if changed["Discovering"]?.bool == false, state == .scanning {
-            // Someone else stopped discovery (another client, or a BlueZ hiccup).
+        } else if changed["Discovering"]?.bool == false, state == .scanning, !cycling {
+            // Our own cycle's stop can be announced after its start: only a
+            // discovery that is still off was stopped by someone else
+            // (another client, or a BlueZ hiccup).
+            guard await discovering(path) == false, state == .scanning, !cycling else { return }
             await startDiscovery(reason: "discovery stopped by BlueZ")
         }
     }

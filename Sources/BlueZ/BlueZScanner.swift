@@ -34,6 +34,19 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var discoveryStarted: UInt64 = 0
     private var tasks: [Task<Void, Never>] = []
     private var subscriptions: [SignalSubscription] = []
+    var controlSink: AsyncStream<ControlEvent>.Continuation?
+    /// The mode in use and why; nil before `start()`.
+    public internal(set) var reception: ScanReception?
+    /// Whether adverts come as D-Bus device updates (`active`) rather than
+    /// from the management channel; read on the D-Bus queue.
+    let adverts = SharedFlag(true)
+    /// Device1 PropertiesChanged, subscribed only while adverts come over D-Bus.
+    var deviceUpdates: SignalSubscription?
+    var management: ManagementFeed?
+    /// Set while a discovery cycle is between its stop and its start, so the
+    /// Discovering=false it causes is not taken for BlueZ stopping discovery.
+    var cycling = false
+    public internal(set) var cycles = DiscoveryCycles()
     var timers: [Task<Void, Never>] = []
 
     /// Sightings go to `sightings`, an async stream. A consumer that keeps up
@@ -56,46 +69,40 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     }
 
     /// Where sightings go: the stream, or the caller's handler.
-    private let deliver: @Sendable (Sighting) -> Void
+    let deliver: @Sendable (Sighting) -> Void
 
-    /// Subscribes, reads the current objects and starts discovery.
+    /// Subscribes, picks the scan mode, reads the current objects and starts discovery.
     ///
     /// Device updates take a fast path: they are applied to the table and
-    /// turned into sightings on the D-Bus queue as they are dispatched. Only
-    /// the rare control-plane signals (adapters, bluetoothd) reach the actor.
+    /// turned into sightings on the D-Bus queue (or the management channel's
+    /// queue) as they arrive. Only the rare control-plane signals (adapters,
+    /// bluetoothd) reach the actor.
     public func start() async throws(DBusError) {
         let owners = try await connection.ownerChanges(of: "org.bluez")
         let table = devices
         let sink = deliver
         let tick = ticker
+        let viaDBus = adverts
         // Control-plane events are handled one at a time, in arrival order: an
         // adapter removed and re-added must not be processed the other way round.
         let (control, controlSink) = AsyncStream.makeStream(of: ControlEvent.self)
+        self.controlSink = controlSink
         subscriptions.append(try await connection.subscribe(MatchRule(
             sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager", path: "/")) { message in
             guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
-            if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.entries,
-               let record = table.update(path, with: device, at: tick()) {
-                sink(record.sighting())
+            if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.entries {
+                let fromDBus = viaDBus.value
+                if let record = table.update(path, with: device, at: tick(), advert: fromDBus), fromDBus { sink(record.sighting()) }
             }
             if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
                 controlSink.yield(.objects(member: message.member ?? "", path: path, arguments[1]))
             }
         })
-        subscriptions.append(try await connection.subscribe(MatchRule(
-            sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-            pathNamespace: "/org/bluez")) { message in
+        subscriptions.append(try await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Adapter1")) { message in
             guard let path = message.path else { return }
             message.withArguments { reader in
-                switch reader.string() {
-                case "org.bluez.Device1":
-                    // Read in place: this runs for every advert.
-                    if let record = table.update(path, with: &reader, at: tick()) { sink(record.sighting()) }
-                case "org.bluez.Adapter1":
-                    if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
-                default:
-                    break
-                }
+                _ = reader.string()
+                if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
             }
         })
         tasks.append(Task {
@@ -112,10 +119,17 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 case .owner(let owner): await self?.ownerChanged(to: owner)
                 case .objects(let member, let path, let payload): await self?.objectsChanged(member: member, path: path, payload)
                 case .adapter(let path, let changed): await self?.adapterChanged(path: path, changed: changed)
+                case .managementFailed(let error): await self?.managementFailed(errno: error)
                 }
             }
         })
+        await receive(choose())
         await synchronize(reason: "start")
+    }
+
+    static func propertiesChanged(of interface: String) -> MatchRule {
+        MatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                  pathNamespace: "/org/bluez", arg0: interface)
     }
 
     /// A change that concerns the scanner's own state rather than one device.
@@ -123,6 +137,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         case owner(String?)
         case objects(member: String, path: String, DBusValue)
         case adapter(path: String, [String: DBusValue])
+        /// The management channel stopped working (its errno).
+        case managementFailed(Int32)
     }
 
     /// Stops discovery and ends both streams.
@@ -130,6 +146,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         (tasks + timers).forEach { $0.cancel() }
         subscriptions.forEach { $0.cancel() }
         subscriptions.removeAll()
+        deviceUpdates?.cancel()
+        deviceUpdates = nil
+        management?.cancel()
+        management = nil
         tasks.removeAll()
         timers.removeAll()
         if let adapterPath, state == .scanning {
@@ -190,12 +210,15 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             return enter(.noAdapter)
         }
         adapterPath = path
+        if reason != "start" { await retryPreferredMode() }
+        management?.follow(adapterPath: path)
         guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }
         await startDiscovery(reason: reason)
     }
 
     func lose(_ new: BluetoothState) {
         adapterPath = nil
+        management?.follow(adapterPath: nil)
         enter(new)
     }
 

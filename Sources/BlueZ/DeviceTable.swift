@@ -28,6 +28,13 @@ final class DeviceTable: Sendable {
         update(path, at: tick, advert: true) { $0.apply(&properties) }
     }
 
+    /// An advert from `path` that arrived another way (the management
+    /// channel): only the time is recorded. Returns whether the device is
+    /// paired, or nil for a path that names no device.
+    func seen(_ path: String, at tick: UInt64) -> Bool? {
+        update(path, at: tick, advert: true) { _ in }?.paired
+    }
+
     private func update(_ path: String, at tick: UInt64, advert: Bool, _ change: (inout DeviceRecord) -> Void) -> DeviceRecord? {
         state.withLock { state in
             if state.devices[path] == nil {

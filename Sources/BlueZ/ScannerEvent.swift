@@ -7,6 +7,9 @@ public enum ScannerEvent: Sendable, Equatable {
     case watchdogFired(step: WatchdogStep)
     /// Devices removed from BlueZ's cache because they were not seen for long.
     case devicesExpired(count: Int)
+    /// The scan mode chosen at start, or changed while running (`previous`
+    /// set): a mode that stops working falls back, and scanning goes on.
+    case reception(ScanReception, previous: ScanMode?)
 
     public enum WatchdogStep: String, Sendable, Equatable {
         case restartDiscovery = "restart-discovery"

@@ -1,7 +1,18 @@
+public import Bluetooth
+
 /// Tunables of `BlueZScanner`; the config file's `[Bluetooth]` section.
 public struct ScannerOptions: Sendable {
     /// `hci0` or an adapter address; nil for the first adapter.
     public var adapter: String?
+    public var mode: ScanMode = .auto
+    /// Discovery is stopped and started again this often, so the controller
+    /// forgets which advertisers it already reported. The daemon uses half
+    /// its `BeaconInterval`.
+    public var cycle: Duration = .seconds(5)
+    /// Opens the management channel (replaced by a replay in benchmarks).
+    public var managementChannel: @Sendable () throws(ManagementSocketError) -> ManagementSocket = {
+        () throws(ManagementSocketError) in try ManagementSocket.openControlChannel()
+    }
     /// With discovery on and no advert for this long, restart discovery; if
     /// that brings nothing, power-cycle the adapter.
     public var watchdog: Duration = .seconds(60)

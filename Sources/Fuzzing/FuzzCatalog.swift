@@ -1,4 +1,5 @@
 internal import Advertisements
+internal import Bluetooth
 internal import FoundationEssentials
 internal import Gateway
 internal import HTTP
@@ -7,7 +8,7 @@ internal import Session
 
 /// Every parser that reads bytes from outside, with valid inputs to mutate.
 public enum FuzzCatalog {
-    public static var targets: [FuzzTarget] { [nmea, gpsd, config, adverts, retryAfter, token, settings, idToken] }
+    public static var targets: [FuzzTarget] { [nmea, gpsd, config, adverts, managementEvents, retryAfter, token, settings, idToken] }
 
     static func lines(_ text: String) -> [[UInt8]] { text.split(separator: "\n").map { Array($0.utf8) } }
 
@@ -88,6 +89,29 @@ public enum FuzzCatalog {
             }
             if case .unknown = decoded { return false }
             return true
+        })
+
+    /// Device-found events as the kernel's management channel sends them,
+    /// with their advertising data parsed as the scanner does.
+    static let managementEvents = FuzzTarget(
+        name: "mgmt-events",
+        seeds: [
+            "02011a1aff4c000215e2c56db5dffb48d2b060d0f5a71096e000640000c5", "0201060716d2fc4002ca09050974616731020afc",
+            "020106 1116aafe20000b1813000000146700002ac4", "1bff9904 0512fc5394c37c0004fffc040cac364200cdcbb8334c884f", "",
+        ].enumerated().flatMap { index, data in
+            let found = DeviceFound(address: 0x00AA_0100_0000 + UInt64(index), addressType: 1 + UInt8(index % 2), rssi: -60, flags: 4,
+                                    data: Advertisement.parseHex(data.filter { $0 != " " }) ?? [])
+            return [found.encoded(index: 1), found.encoded(index: 0, monitorHandle: 1)]
+        },
+        parse: { bytes in
+            let found: DeviceFound
+            switch try? ManagementEvent.decode(bytes).event {
+            case .deviceFound(let event)?, .monitorDeviceFound(_, let event)?: found = event
+            default: return false
+            }
+            let data = AdvertisingData(found.data)
+            _ = (found.addressText, found.addressTypeText)
+            return !data.truncated
         })
 
     static let bindkey = Advertisement.parseHex("231d39c1d7cc1ab1aee224cd096db932")

@@ -1,4 +1,6 @@
 import Basics
+import BlueZ
+import Bluetooth
 import DBus
 import FoundationEssentials
 internal import Glibc
@@ -68,11 +70,25 @@ enum Doctor {
                 fix: "the Pi's built-in UART adapter drops adverts under scan load with Wi-Fi on: plug in a USB adapter and set [Bluetooth] Adapter",
                 warning: attached.onUART))
         }
+        checks.append(scanMode(configuration.bluetooth.scanMode))
         let blocked = rfkillBlocked()
         checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
                             detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
                             fix: "rfkill unblock bluetooth"))
         return checks
+    }
+
+    /// The mode `run` would scan in, and what a better one would gain.
+    private static func scanMode(_ mode: ScanMode) -> Check {
+        let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode) { () throws(ManagementSocketError) in
+            try ManagementSocket.openControlChannel()
+        }
+        socket?.cancel()
+        return Check(
+            area: "bluetooth", name: "scan-mode", ok: true, detail: "\(reception.mode.rawValue): \(reception.reason)",
+            fix: "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: "
+                + "give the daemon CAP_NET_ADMIN (see the README, \"Scan modes\")",
+            warning: reception.mode != .mgmt && mode != .active)
     }
 
     /// Bluetooth radios blocked in software or hardware, from /sys/class/rfkill.

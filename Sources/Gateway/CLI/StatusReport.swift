@@ -35,6 +35,12 @@ struct StatusReport: Encodable {
         var running: Bool?
     }
 
+    /// How the running daemon hears adverts, and why.
+    struct Scanning: Encodable {
+        var mode: String
+        var reason: String
+    }
+
     var version = Waymark.version
     var config: String
     var daemon: Daemon
@@ -42,9 +48,10 @@ struct StatusReport: Encodable {
     var session: SessionCommands.Identity?
     var recording: Recording?
     var requirements: Requirements?
+    var scanning: Scanning?
 
     enum CodingKeys: String, CodingKey {
-        case version, config, daemon, store, session, recording, requirements
+        case version, config, daemon, store, session, recording, requirements, scanning
     }
 
     static func gather(_ invocation: Invocation, store: GatewayStore?) async throws -> StatusReport {
@@ -67,12 +74,13 @@ struct StatusReport: Encodable {
             report.daemon = Daemon(running: true, startedAt: live.startedAt)
             report.recording?.running = live.running
             report.requirements = Requirements(missing: live.missing, source: "daemon", asOf: Date())
+            report.scanning = live.scanning
         }
         return report
     }
 
     /// The daemon's control interface, if a daemon is running.
-    private static func live() async -> (startedAt: Date, missing: [Requirement], running: Bool)? {
+    private static func live() async -> (startedAt: Date, missing: [Requirement], running: Bool, scanning: Scanning?)? {
         guard let bus = try? await DBusConnection.system() else { return nil }
         defer { bus.close() }
         guard let reply = try? await bus.call(
@@ -82,7 +90,9 @@ struct StatusReport: Encodable {
             let properties = reply.first?.stringKeyed else { return nil }
         let missing = (properties["Requirements"]?.array ?? []).compactMap { $0.string.flatMap(Requirement.init(rawValue:)) }
         let started = Date(timeIntervalSince1970: Double(properties["StartedAt"]?.int64 ?? 0))
-        return (started, missing, properties["Running"]?.bool ?? false)
+        let mode = properties["ScanMode"]?.string ?? ""
+        let scanning = mode.isEmpty ? nil : Scanning(mode: mode, reason: properties["ScanModeReason"]?.string ?? "")
+        return (started, missing, properties["Running"]?.bool ?? false, scanning)
     }
 
     var text: String {
@@ -95,6 +105,7 @@ struct StatusReport: Encodable {
                 lines.append("session:      " + (session.loggedIn ? (session.authorized ? "authorized: " : "not authorized: ") + session.text : "not logged in"))
             }
             if let recording { lines.append("recording:    \(recording.intent)" + (recording.running.map { $0 ? ", running" : ", not running" } ?? "")) }
+            if let scanning { lines.append("scanning:     \(scanning.mode) (\(scanning.reason))") }
         } else {
             lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
         }

@@ -1,3 +1,4 @@
+internal import BlueZ
 internal import Logging
 internal import Location
 internal import Session
@@ -31,6 +32,12 @@ enum ConfigSchema {
             $0.backend.settingsInterval = $1
         },
         text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
+        ConfigKey(section: "Bluetooth", name: "ScanMode", defaultText: "auto",
+                  help: "auto, active or mgmt: how adverts are heard (auto picks mgmt when the process has CAP_NET_ADMIN)") { config, text in
+            guard let mode = ScanMode(rawValue: text.lowercased()) else { return "expected auto, active or mgmt" }
+            config.bluetooth.scanMode = mode
+            return nil
+        },
         duration("Bluetooth", "ScanWatchdog", "60s", "restart discovery after this long without adverts") { $0.bluetooth.scanWatchdog = $1 },
         duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },
         ConfigKey(section: "Location", name: "Source", defaultText: "gpsd://127.0.0.1:2947",

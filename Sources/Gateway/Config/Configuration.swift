@@ -1,3 +1,4 @@
+public import BlueZ
 public import Location
 public import Logging
 
@@ -26,6 +27,7 @@ public struct Configuration: Sendable, Equatable {
     public struct Bluetooth: Sendable, Equatable {
         /// `hci0` or an adapter address; nil means the first adapter.
         public var adapter: String?
+        public var scanMode: ScanMode = .auto
         /// With discovery on and no advert for this long, discovery is restarted.
         public var scanWatchdog: Duration = .seconds(60)
         /// Unpaired devices unseen this long are removed from BlueZ's cache.

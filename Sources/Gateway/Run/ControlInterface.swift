@@ -1,3 +1,4 @@
+import BlueZ
 import Upload
 import Recording
 import DBus
@@ -37,6 +38,8 @@ enum ControlInterface {
                 DBusProperty("StartedAt", signature: "t") { .uint64(state.startedAt) },
                 DBusProperty("Armed", signature: "b") { .bool(await state.recorder?.intent == .armed) },
                 DBusProperty("Running", signature: "b") { .bool(await state.recorder?.running ?? false) },
+                DBusProperty("ScanMode", signature: "s") { .string(await state.recorder?.scanReception?.mode.rawValue ?? "") },
+                DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder?.scanReception?.reason ?? "") },
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder?.currentTrip ?? "") },
                 DBusProperty("LastFix", signature: "s") { .string(await state.recorder?.lastFix ?? "") },
                 DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? await state.outbox?.status().depth) ?? 0)) },

@@ -174,21 +174,35 @@ actor RecorderService {
         pairings = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ($0.identity, $0) }) { $1 }
         let (observations, sink) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         if let bus {
-            var options = ScannerOptions(adapter: configuration.bluetooth.adapter)
-            options.watchdog = configuration.bluetooth.scanWatchdog
-            options.deviceExpiry = configuration.bluetooth.deviceExpiry
+            // The controller's duplicate list is cleared twice per beacon sample interval.
+            let cycle = max(configuration.recording.beaconInterval / 2, .milliseconds(500))
+            let options = configuration.bluetooth.scannerOptions(cycle: cycle)
             let paired = pairings, clock = clock
             let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in
                 if let observation = Self.observation(sighting, paired: paired, at: clock.boot) { sink.yield(observation) }
             }
+            let events = scanner.events
+            runtime.append(Task { for await event in events { self.scannerReported(event) } })
             do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
             self.scanner = scanner
         }
         self.observations = sink
-        runtime = [Task { for await observation in observations { await self.observe(observation) } }]
+        runtime.append(Task { for await observation in observations { await self.observe(observation) } })
         let vehicles = pairings.values.filter { $0.role == .vehicle }.count, sensors = pairings.values.filter { $0.role == .sensor }.count
         Log.notice("recording: running (\(vehicles) vehicle beacon, \(sensors) sensors paired)")
     }
+
+    /// The scan mode, logged when chosen; a mode lost while running is
+    /// recorded like a lost requirement, though scanning goes on.
+    private func scannerReported(_ event: ScannerEvent) {
+        guard case .reception(let reception, let previous) = event else { return }
+        guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
+        Log.warning("recording: scan mode \(previous.rawValue) lost while running; now \(reception.mode.rawValue) (\(reception.reason))")
+        announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
+    }
+
+    /// The scan mode in use and why; nil while not running.
+    var scanReception: ScanReception? { get async { await scanner?.reception } }
 
     /// A fix from the daemon's location reader; recorded only while running.
     func fix(_ fix: Fix) {

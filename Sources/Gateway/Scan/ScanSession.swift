@@ -1,5 +1,6 @@
 import BlueZ
 import DBus
+import Logging
 internal import Glibc
 
 /// A scanner on the system bus for the CLI's `scan` and `pair`.
@@ -23,9 +24,8 @@ struct ScanSession {
     static func start(_ configuration: Configuration) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
-        var options = ScannerOptions(adapter: configuration.bluetooth.adapter)
-        options.watchdog = configuration.bluetooth.scanWatchdog
-        options.deviceExpiry = configuration.bluetooth.deviceExpiry
+        // Cycled every second, so every device in range is listed about once a second.
+        let options = configuration.bluetooth.scannerOptions(cycle: .seconds(1))
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock())
         try await scanner.start()
         let state = await scanner.state
@@ -33,6 +33,9 @@ struct ScanSession {
             await scanner.stop()
             connection.close()
             throw Failure.unavailable(state)
+        }
+        if let reception = await scanner.reception {
+            Log.notice("scanning in \(reception.mode.rawValue) mode (\(reception.reason))")
         }
         return ScanSession(connection: connection, scanner: scanner)
     }

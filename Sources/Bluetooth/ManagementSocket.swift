@@ -1,0 +1,100 @@
+internal import CBluetooth
+public import Dispatch
+internal import Glibc
+import Synchronization
+
+/// A socket on the kernel's Bluetooth management channel, read on a
+/// dispatch queue as events arrive (no polling).
+///
+/// Only a socket bound with `CAP_NET_ADMIN` is trusted; the kernel sends
+/// device-found events to trusted sockets only, so `openControlChannel`
+/// refuses to pretend without it.
+public final class ManagementSocket: Sendable {
+    private let descriptor: Int32
+    private let source = Mutex<ReadSource?>(nil)
+
+    /// Dispatch sources are thread-safe, but not marked Sendable.
+    private final class ReadSource: @unchecked Sendable {
+        let source: any DispatchSourceRead
+        init(_ source: any DispatchSourceRead) { self.source = source }
+    }
+
+    /// Adopts a descriptor that delivers one event per read (the control
+    /// channel, or a `SOCK_SEQPACKET` socketpair replaying recorded events).
+    public init(adopting descriptor: Int32) {
+        self.descriptor = descriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { _ = Glibc.close(descriptor) }
+
+    /// Opens and binds the control channel for every controller.
+    public static func openControlChannel() throws(ManagementSocketError) -> ManagementSocket {
+        guard ProcessCapabilities.effective(contains: ProcessCapabilities.netAdmin) else { throw .notPermitted }
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        guard fd >= 0 else {
+            throw errno == EAFNOSUPPORT ? .noBluetooth : .failed(call: "socket", errno: errno)
+        }
+        var address = sockaddr_hci()
+        address.hci_family = sa_family_t(AF_BLUETOOTH)
+        address.hci_dev = UInt16(HCI_DEV_NONE)
+        address.hci_channel = UInt16(HCI_CHANNEL_CONTROL)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size)) }
+        }
+        guard bound == 0 else {
+            let error = errno
+            _ = Glibc.close(fd)
+            throw .failed(call: "bind", errno: error)
+        }
+        return ManagementSocket(adopting: fd)
+    }
+
+    /// Reads events on `queue` until `cancel()`: each well-formed one goes
+    /// to `onEvent`, each malformed one to `onMalformed`; a read error other
+    /// than "try again" ends reading and goes to `onFailure`.
+    public func start(
+        queue: DispatchQueue,
+        onEvent: @escaping @Sendable (_ index: UInt16, ManagementEvent) -> Void,
+        onMalformed: @escaping @Sendable (ManagementEventError) -> Void,
+        onFailure: @escaping @Sendable (_ errno: Int32) -> Void
+    ) {
+        let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        let fd = descriptor
+        // Large enough for an extended advert's data and its header.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        reader.setEventHandler {
+            while true {
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count < 0 {
+                    let error = errno
+                    if error == EINTR { continue }
+                    if error != EAGAIN && error != EWOULDBLOCK {
+                        reader.cancel()
+                        onFailure(error)
+                    }
+                    return
+                }
+                if count == 0 {
+                    reader.cancel()
+                    onFailure(0)
+                    return
+                }
+                do throws(ManagementEventError) {
+                    let (index, event) = try ManagementEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    onEvent(index, event)
+                } catch {
+                    onMalformed(error)
+                }
+            }
+        }
+        reader.setCancelHandler { buffer.deallocate() }
+        source.withLock { $0 = ReadSource(reader) }
+        reader.resume()
+    }
+
+    /// Stops reading; the descriptor is closed when the socket is released.
+    public func cancel() {
+        source.withLock { $0?.source.cancel(); $0 = nil }
+    }
+}

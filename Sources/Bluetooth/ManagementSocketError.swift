@@ -1,0 +1,16 @@
+/// Why the management channel cannot be read.
+public enum ManagementSocketError: Error, Equatable, CustomStringConvertible {
+    /// The process lacks `CAP_NET_ADMIN`, so the kernel would send it no adverts.
+    case notPermitted
+    /// The kernel has no Bluetooth (`AF_BLUETOOTH` unsupported).
+    case noBluetooth
+    case failed(call: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notPermitted: "the process lacks CAP_NET_ADMIN, which the kernel's management channel requires"
+        case .noBluetooth: "the kernel has no Bluetooth support (AF_BLUETOOTH)"
+        case .failed(let call, let errno): "\(call) on the management channel failed (errno \(errno))"
+        }
+    }
+}

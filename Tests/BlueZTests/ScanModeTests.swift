@@ -1,0 +1,124 @@
+import Advertisements
+import Bluetooth
+import BlueZ
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+/// Scan modes against python-dbusmock's BlueZ: discovery cycling on the
+/// injected clock, and the management channel replayed through a socketpair.
+@Suite(.serialized)
+struct ScanModeTests {
+    @Test func discoveryIsCycledOnTheClockWhileAdvertsKeepComing() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let clock = TestClock()
+        var options = ScannerOptions()
+        options.mode = .active
+        options.cycle = .seconds(5)
+        options.watchdog = .seconds(60)
+        options.deviceExpiry = .seconds(3600)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        let events = scanner.events
+        try await scanner.start()
+        #expect(await scanner.reception == ScanReception(mode: .active, reason: "ScanMode = active"))
+        let starts = try await startDiscoveryCalls(rig)
+
+        // Busy air: a noise advertiser changes its data before every cycle.
+        for round in 1...3 {
+            try await rig.addDevice("C0:FF:EE:00:00:0\(round)", manufacturer: [BlueZScannerTests.ruuvi])
+            try await clock.waitForSleepers(3)
+            clock.advance(by: .seconds(5))
+            try await withDeadline(.seconds(20), "cycle \(round)") {
+                while await scanner.cycles.count < round { try await Task.sleep(for: .milliseconds(5)) }
+            }
+        }
+        #expect(try await startDiscoveryCalls(rig) == starts + 3)
+        #expect(try await rig.isDiscovering())
+        #expect(await scanner.state == .scanning)
+        let cycles = await scanner.cycles
+        #expect(cycles.failures == 0 && cycles.offLongest > .zero && cycles.offMean <= cycles.offLongest)
+
+        // Cycling is not a state change: the only (re)start is the first, and
+        // the Discovering=false each stop causes is not taken for BlueZ stopping.
+        await scanner.stop()
+        var starts2: [String] = []
+        for await event in events { if case .discoveryStarted(_, let reason) = event { starts2.append(reason) } }
+        #expect(starts2 == ["start"])
+    }
+
+    @Test func inMgmtModeAdvertsComeFromTheManagementChannelAndALostChannelFallsBackToDBus() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        let (ours, kernel) = (pair[0], pair[1])
+        var options = ScannerOptions()
+        options.mode = .mgmt
+        options.managementChannel = { ManagementSocket(adopting: ours) }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        let events = scanner.events
+        let sightings = scanner.sightings
+        try await scanner.start()
+        #expect(await scanner.reception?.mode == .mgmt)
+
+        func send(_ address: UInt64, index: UInt16 = 0, _ bytes: [UInt8]? = nil) {
+            let event = bytes ?? DeviceFound(address: address, addressType: 1, rssi: -70, flags: 0, data: ManagementEventTests.ibeaconAdvert)
+                .encoded(index: index)
+            _ = event.withUnsafeBytes { write(kernel, $0.baseAddress, $0.count) }
+        }
+        send(0x00AA_0100_0000)
+        let first = try await sightings.next(within: .seconds(20), "a sighting from the management channel")
+        #expect(first.address == "00:AA:01:00:00:00" && first.rssi == -70 && first.addressType == "public")
+        #expect(AdvertisementDecoder.decode(companyID: 0x004C, first.manufacturerData[0x004C] ?? []).identity
+            == "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0")
+
+        // Another controller's advert, a malformed event, and a D-Bus device
+        // update are all passed over; the next sighting is the next good one.
+        send(0x00AA_0100_0001, index: 1)
+        send(0, [0x12, 0x00, 0x00, 0x00, 0x03, 0x00, 0x01, 0x02, 0x03])
+        try await rig.addDevice("C0:FF:EE:00:00:05", manufacturer: [BlueZScannerTests.ruuvi])
+        try await Task.sleep(for: .milliseconds(200))
+        send(0x00AA_0100_0002)
+        #expect(try await sightings.next(within: .seconds(20), "the next good advert").address == "00:AA:01:00:00:02")
+        #expect(await scanner.malformedManagementEvents == 1)
+
+        // The channel closes while running: adverts come over D-Bus, scanning goes on.
+        close(kernel)
+        let fallback = try await events.nextMatching(within: .seconds(20)) { if case .reception(_, .mgmt?) = $0 { true } else { false } }
+        guard case .reception(let reception, _) = fallback else { return }
+        #expect(reception.mode == .active && reception.reason.contains("closed while running"))
+        try await rig.advertise("C0:FF:EE:00:00:05", manufacturer: [BlueZScannerTests.ruuvi], rssi: -40)
+        let overDBus = try await sightings.nextMatching(within: .seconds(20)) { $0.address == "C0:FF:EE:00:00:05" }
+        #expect(overDBus.rssi == -40)
+        #expect(await scanner.state == .scanning)
+        await scanner.stop()
+    }
+
+    @Test func autoFallsBackToActiveWithTheReasonWhenTheChannelIsRefused() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        var options = ScannerOptions()
+        options.managementChannel = { () throws(ManagementSocketError) in throw .notPermitted }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        try await scanner.start()
+        let reception = try #require(await scanner.reception)
+        #expect(reception.mode == .active)
+        #expect(reception.reason == "ScanMode = auto, but \(ManagementSocketError.notPermitted); adverts come over D-Bus")
+        try await rig.addDevice("C0:FF:EE:00:00:06", manufacturer: [BlueZScannerTests.ruuvi])
+        #expect(try await scanner.sightings.next(within: .seconds(20), "a D-Bus sighting").address == "C0:FF:EE:00:00:06")
+        await scanner.stop()
+    }
+
+    /// StartDiscovery calls the mock has seen on hci0.
+    private func startDiscoveryCalls(_ rig: BlueZTestRig) async throws -> Int {
+        let reply = try await rig.connection.call(
+            destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Mock", method: "GetMethodCalls",
+            arguments: [.string("StartDiscovery")])
+        return reply.first?.array?.count ?? -1
+    }
+}
