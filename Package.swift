@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).

@@ -11,6 +11,13 @@ public struct DiscoveryCycles: Sendable, Equatable {
 
     public var offMean: Duration { count == 0 ? .zero : offTotal / count }
 
+    /// "12 discovery cycles, scanning off 35 ms on average and 80 ms at most".
+    public var summary: String {
+        func ms(_ duration: Duration) -> Int { Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000) }
+        return "\(count) discovery cycles, scanning off \(ms(offMean)) ms on average and \(ms(offLongest)) ms at most"
+            + (failures > 0 ? ", \(failures) refused" : "")
+    }
+
     mutating func record(off: Duration) {
         count += 1
         offTotal += off

@@ -53,7 +53,7 @@ public struct MatchRule: Sendable, Hashable {
         if let path, !SignalHeader.same(message.path, path) { return false }
         if let pathNamespace, !message.isInside(pathNamespace) { return false }
         if let sender, sender.hasPrefix(":"), message.message.sender != sender { return false }
-        if let arg0, message.message.firstString != arg0 { return false }
+        if let arg0, !SignalHeader.same(message.firstArgument, arg0) { return false }
         return true
     }
 }

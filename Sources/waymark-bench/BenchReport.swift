@@ -32,6 +32,21 @@ struct BenchReport {
         figures.append(Figure(name: name, value: value, unit: unit, baseline: baseline, baselineName: baselineName, note: note))
     }
 
+    /// A figure measured in several runs: the median, with every run's
+    /// figure (and the baseline's, measured in the same runs) in the note.
+    mutating func add(_ name: String, runs: [Double], unit: String, baselineRuns: [Double] = [], baselineName: String? = nil, note: String) {
+        func list(_ values: [Double]) -> String { values.map(format).joined(separator: ", ") }
+        let runsNote = "runs: " + list(runs) + (baselineRuns.isEmpty ? "" : "; \(baselineName ?? "baseline") runs: " + list(baselineRuns))
+        add(name, Self.median(runs), unit: unit, baseline: baselineRuns.isEmpty ? nil : Self.median(baselineRuns),
+            baselineName: baselineName, note: note + "; median of \(runs.count), " + runsNote)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
     var text: String {
         figures.map { figure in
             var line = figure.name.padding(toLength: 30, withPad: " ", startingAt: 0) + format(figure.value) + " " + figure.unit

@@ -1,4 +1,5 @@
 import Advertisements
+import Bluetooth
 import BlueZ
 import DBus
 import Foundation
@@ -78,10 +79,17 @@ struct ScanBench {
 
     /// Each receiver in turn, alone on the bus, is stopped (SIGSTOP) while the
     /// mock emits the same burst, then let go to drain it as fast as it can.
-    /// One at a time, so that neither competes with the other for the two
-    /// cores that dbus-daemon also needs.
+    /// One at a time, so that none competes with another for the two cores
+    /// that dbus-daemon also needs. Five runs, interleaved, so that a slow
+    /// moment of the machine falls on every receiver alike.
+    ///
+    /// Receivers: Waymark's scanner on D-Bus (active mode); dbus-fast, as
+    /// bleak receives; dbus-python; and Waymark's scanner in mgmt mode, fed
+    /// the same number of device-found events through a socket, as the
+    /// kernel's management channel would deliver them.
     func burst(into report: inout BenchReport) async throws {
         let count = quick ? 5_000 : 50_000
+        let runs = quick ? 1 : 5
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
@@ -95,19 +103,64 @@ struct ScanBench {
             receiver.kill(SIGSTOP)
             try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitBurst", [.objectPath(device), .uint32(UInt32(count))])
             receiver.kill(SIGCONT)
-            let status = try receiver.wait(timeout: 300)
-            let fields = (receiver.output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
-            guard status == 0, fields.count == 2 else { throw PeerError.startFailed("burst receiver \(name)", output: receiver.output) }
-            return (fields[0], fields[1])
+            return try Self.rates(receiver, name)
         }
-        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let mine = try await drain(this, ["--receive-burst"], "ours")
-        let theirs = try await drain("/usr/bin/python3", [PythonPeers.template("burst_receiver.py")], "python")
+        let this = Self.executable
+        let fast = (try? PythonPeers.environment()).map { $0 + "/bin/python" }
+        var ours: [(wall: Double, cpu: Double)] = [], fastRuns = ours, python = ours, management = ours
+        for _ in 0..<runs {
+            ours.append(try await drain(this, ["--receive-burst"], "ours"))
+            if let fast { fastRuns.append(try await drain(fast, [PythonPeers.template("burst_receiver_fast.py")], "dbus-fast")) }
+            python.append(try await drain("/usr/bin/python3", [PythonPeers.template("burst_receiver.py")], "python"))
+            management.append(try await drainManagement(rig, count: count))
+        }
+        let fastName = fast == nil ? nil : "dbus-fast 5.2 (bleak)"
+        let fastNote = fast == nil ? "; dbus-fast unavailable: \(PythonPeers.lastProblem)" : ""
         // CPU time is what each receiver costs; the wall clock includes dbus-daemon.
-        report.add("scan.sightings_per_cpu_second", mine.cpu, unit: "sightings/CPU-s", baseline: theirs.cpu, baselineName: "dbus-python receiver",
-                   note: "\(count) queued PropertiesChanged → Sighting")
-        report.add("scan.sightings_from_burst", mine.wall, unit: "sightings/s", baseline: theirs.wall, baselineName: "dbus-python receiver",
-                   note: "wall clock, each receiver alone, paused during the burst; dbus-daemon bounds both")
+        report.add("scan.dbus_sightings_per_cpu_s", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
+                   baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
+                   note: "\(count) queued PropertiesChanged → Sighting, active mode" + fastNote)
+        report.add("scan.dbus_vs_dbus_python", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
+                   baselineRuns: python.map(\.cpu), baselineName: "dbus-python receiver", note: "the same runs against the weaker peer")
+        if !fastRuns.isEmpty {
+            report.add("scan.dbus_fast_vs_dbus_python", runs: fastRuns.map(\.cpu), unit: "sightings/CPU-s",
+                       baselineRuns: python.map(\.cpu), baselineName: "dbus-python receiver", note: "the two peers side by side")
+        }
+        report.add("scan.default_path_per_cpu_s", runs: management.map(\.cpu), unit: "sightings/CPU-s",
+                   baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
+                   note: "auto picks mgmt: \(count) device-found events through a seqpacket socket → Sighting; "
+                       + "a ratio of 2 or more is at most half dbus-fast's CPU per advert" + fastNote)
+        report.add("scan.dbus_sightings_from_burst", runs: ours.map(\.wall), unit: "sightings/s",
+                   baselineRuns: fastRuns.map(\.wall), baselineName: fastName,
+                   note: "wall clock, each receiver alone, paused during the burst; dbus-daemon bounds all")
+    }
+
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The last line of a burst receiver: `WALL_RATE CPU_RATE`.
+    static func rates(_ receiver: ChildProcess, _ name: String) throws -> (wall: Double, cpu: Double) {
+        let status = try receiver.wait(timeout: 300)
+        let fields = (receiver.output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
+        guard status == 0, fields.count == 2 else { throw PeerError.startFailed("burst receiver \(name)", output: receiver.output) }
+        return (fields[0], fields[1])
+    }
+
+    /// The mgmt receiver: a child scanner listening on a seqpacket socket,
+    /// into which this process writes `count` device-found events (the
+    /// writer's cost is not the receiver's).
+    private func drainManagement(_ rig: BlueZTestRig, count: Int) async throws -> (wall: Double, cpu: Double) {
+        let socketPath = rig.bus.directory.file("mgmt.sock")
+        unlink(socketPath)
+        let receiver = try ChildProcess(Self.executable, ["--receive-mgmt-burst", rig.bus.address, socketPath, String(count)],
+                                        aptPackage: "(built by swift build)", logPath: rig.bus.directory.file("mgmt.log"))
+        defer { receiver.stop() }
+        try await waitFor("ready", in: receiver)
+        let events = ManagementReplay.burst(count: count)
+        let writer = Task.detached { try ManagementReplay.send(events, to: socketPath) }
+        try await writer.value
+        return try Self.rates(receiver, "mgmt")
     }
 
     private func waitFor(_ text: String, in process: ChildProcess) async throws {
@@ -169,15 +222,33 @@ struct ScanBench {
     /// takes sightings through the scanner's synchronous handler, the way the
     /// recorder does.
     static func receiveBurst(address: String, device: String, count: Int) async throws {
+        var options = ScannerOptions()
+        options.mode = .active
+        try await receive(address: address, count: count, options: options) { print("ready"); fflush(nil) }
+    }
+
+    /// The receiving side of the mgmt figure: accepts one connection on a
+    /// seqpacket socket at `socketPath` and reads it as the management channel.
+    static func receiveManagementBurst(address: String, socketPath: String, count: Int) async throws {
+        let listener = try ManagementReplay.listen(at: socketPath)
+        print("ready")
+        fflush(nil)
+        let connection = try ManagementReplay.accept(listener)
+        var options = ScannerOptions()
+        options.mode = .mgmt
+        options.managementChannel = { ManagementSocket(adopting: connection) }
+        try await receive(address: address, count: count, options: options) {}
+    }
+
+    private static func receive(address: String, count: Int, options: ScannerOptions, started: () -> Void) async throws {
         let connection = try await DBusConnection.connect(address: address)
         let (done, finished) = AsyncStream.makeStream(of: String.self)
         let counter = BurstCounter(count: count, report: finished)
-        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock()) { sighting in
+        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { sighting in
             if sighting.manufacturerData[0xFFFF] != nil { counter.add() }
         }
         try await scanner.start()
-        print("ready")
-        fflush(nil)
+        started()
         for await line in done {
             print(line)
             break

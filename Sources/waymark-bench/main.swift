@@ -22,6 +22,11 @@ do {
         try await ScanBench.receiveBurst(address: rest[0], device: rest[1], count: Int(rest[2]) ?? 0)
         exit(0)
     }
+    if let index = arguments.firstIndex(of: "--receive-mgmt-burst") {
+        let rest = Array(arguments[arguments.index(after: index)...])
+        try await ScanBench.receiveManagementBurst(address: rest[0], socketPath: rest[1], count: Int(rest[2]) ?? 0)
+        exit(0)
+    }
     if let index = arguments.firstIndex(of: "--many-devices") {
         try await ScanBench.countDevices(address: arguments[arguments.index(after: index)])
         exit(0)

@@ -18,7 +18,7 @@ struct FieldKitTests {
             .replacingOccurrences(of: "@BINDIR@", with: "/usr/bin")
         try unit.write(toFile: work.file("waymark.service"), atomically: true, encoding: .utf8)
         for line in ["Type=notify", "WatchdogSec=", "Restart=always", "User=waymark", "StateDirectory=waymark", "ConfigurationDirectory=waymark",
-                     "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "CapabilityBoundingSet=\n",
+                     "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "CapabilityBoundingSet=CAP_NET_ADMIN\n", "AmbientCapabilities=CAP_NET_ADMIN\n",
                      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_BLUETOOTH AF_NETLINK", "SystemCallFilter=@system-service",
                      "RestartPreventExitStatus=78", "DeviceAllow=char-ttyACM r", "DeviceAllow=char-ttyUSB r", "LimitCORE=0"] {
             #expect(unit.contains(line), "\(line)")

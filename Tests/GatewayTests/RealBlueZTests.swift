@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerHarness
 import Testing
@@ -33,6 +34,7 @@ struct RealBlueZTests {
         try files.copyItem(atPath: rig.work.file("data"), toPath: job.file("data"))
         try files.copyItem(atPath: rig.work.file("client-secret"), toPath: job.file("client-secret"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-job.sh", toPath: job.file("vm-job.sh"))
+        try files.copyItem(atPath: Self.vmDirectory + "/vm-busy-air.sh", toPath: job.file("vm-busy-air.sh"))
         try files.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
         // The job runs waymark as user waymark, which must reach into /job.
         chmod(job.path, 0o755)
@@ -41,11 +43,9 @@ struct RealBlueZTests {
         try (config + """
 
             [Bluetooth]
-            # hci0 advertises; hci1 scans. The emulated controller filters
-            # duplicates: it reports an advertiser once per discovery, so the
-            # watchdog restarts discovery after a short silence.
-            Adapter = hci1
-            ScanWatchdog = 3s
+            # hci0 advertises; hci2 scans. The emulated controller reports an
+            # advertiser once per scan: discovery cycling brings it back.
+            Adapter = hci2
 
             [Recording]
             TripStartWindow = 60s
@@ -55,7 +55,15 @@ struct RealBlueZTests {
             Source = nmea:///run/waymark-gps
 
             """).write(toFile: job.file("waymark.conf"), atomically: true, encoding: .utf8)
-        try "ADVERT=\(Self.advert)\n".write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
+        // Busy air: the shipped defaults, but for the adapter, a silent
+        // receiver, and shorter loss and reopen times.
+        for (name, adapter, shortened) in [("busy-active", "hci2", true), ("busy-mgmt", "hci3", true),
+                                           ("scan-active", "hci4", false), ("scan-mgmt", "hci5", false)] {
+            try (config + "\n[Bluetooth]\nAdapter = \(adapter)\n\n[Location]\nSource = nmea:///run/waymark-gps\n"
+                + (shortened ? "\n[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n" : ""))
+                .write(toFile: job.file(name + ".conf"), atomically: true, encoding: .utf8)
+        }
+        try "ADVERT=\(Self.advert)\nIN_RANGE=\(Self.inRange)\n".write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
 
         let initramfs = try ChildProcess("/bin/sh", [Self.vmDirectory + "/make-initramfs.sh", kernel.version, job.file("initrd.gz")],
                                          aptPackage: "busybox-static, cpio and kmod", logPath: job.file("initramfs.log"))
@@ -69,10 +77,10 @@ struct RealBlueZTests {
             "-virtfs", "local,path=\(job.path),mount_tag=job,security_model=none,multidevs=remap",
         ], aptPackage: "qemu-system-x86", logPath: job.file("console.log"))
         defer { qemu.stop() }
-        _ = try qemu.wait(timeout: 480)
+        _ = try qemu.wait(timeout: 900)
         let console = qemu.output
         let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "bluetoothd.log"].map { name in
+        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "bluetoothd.log"].map { name in
             "--- \(name)\n" + ((try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "(none)").suffix(3000)
         }.joined(separator: "\n")
         try #require(code == "0", "the VM's job failed (\(code ?? "no exit code")); its files are in \(job.path):\n\(console.suffix(4000))\n\(logs)")
@@ -100,7 +108,57 @@ struct RealBlueZTests {
         }
         let service = checks.first { $0["name"] as? String == "bluetoothd-version" }
         #expect((service?["detail"] as? String)?.hasPrefix("bluetoothd 5.66") == true, "\(String(describing: service))")
+        let scanMode = checks.first { $0["name"] as? String == "scan-mode" }
+        #expect((scanMode?["detail"] as? String)?.hasPrefix("active: ScanMode = auto, but the process lacks CAP_NET_ADMIN") == true,
+                "\(String(describing: scanMode))")
+
+        for mode in ["active", "mgmt"] { try checkBusyAir(job, mode: mode) }
+        let busyStatus = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: job.file("busy-status.json")))) as? [String: Any])
+        // Whichever busy-air gateway owns the control interface answers.
+        let scanning = busyStatus["scanning"] as? [String: String]
+        #expect(["active", "mgmt"].contains(scanning?["mode"] ?? "") && scanning?["reason"]?.isEmpty == false, "\(busyStatus)")
         finished = true
+    }
+
+    /// Seconds the busy-air gateways spend with the beacon in range.
+    static let inRange = 180
+    static let beaconInterval = 10.0
+
+    /// One mode's busy-air results: one trip that stayed open while the beacon
+    /// was in range, beacon samples at the interval, the scan hearing the
+    /// beacon at least every 2 s, and the trip ending soon after the beacon stops.
+    func checkBusyAir(_ job: TemporaryDirectory, mode: String) throws {
+        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
+        let log = read("busy-\(mode).log")
+        #expect(log.contains("recording: scanning in \(mode) mode"), "\(mode): \(log.suffix(2000))")
+
+        let trips = try #require(try JSONSerialization.jsonObject(with: Data(read("busy-\(mode)-trips-in-range.json").utf8)) as? [[String: Any]],
+                                 "\(mode): \(read("busy-\(mode)-trips-in-range.json"))")
+        // The first scenario's trip came along in the store; busy air adds one.
+        let busy = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(Double(read("busy-started").prefix(10)) ?? 0) }
+        #expect(busy.count == 1, "\(mode): exactly one trip in busy air: \(trips)")
+        #expect(busy.first.map { $0["end"] == nil || $0["end"] is NSNull } == true, "\(mode): the trip is still open while in range: \(trips)")
+
+        let stopped = try #require(Double(read("busy-beacon-stopped").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let samples = read("busy-\(mode)-beacon-samples").split(separator: "\n").compactMap { Double($0) }.filter { $0 <= stopped }
+        let first = try #require(samples.first, "\(mode): no beacon samples: \(read("busy-\(mode)-beacon-samples"))")
+        let expected = Int(((stopped - first) / Self.beaconInterval).rounded(.down)) + 1
+        #expect(Double(samples.count) >= 0.8 * Double(expected) && expected >= 12,
+                "\(mode): \(samples.count) beacon samples of \(expected) expected over \(Int(stopped - first)) s")
+
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let scan = read("busy-scan-\(mode).ndjson").split(separator: "\n").compactMap { line -> Date? in
+            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let time = object["time"] as? String else { return nil }
+            return parser.date(from: time)
+        }
+        let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
+        #expect(scan.count >= 25 && (gaps.max() ?? 99) <= 2.0,
+                "\(mode): scan heard the beacon \(scan.count) times, longest gap \(gaps.max() ?? -1) s\n\(read("busy-scan-\(mode).log"))")
+
+        let ended = Double(read("busy-\(mode)-ended-after").trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(ended.map { $0 <= 30 + 5 + 5 } == true, "\(mode): the trip ended \(ended.map { "\($0) s" } ?? "never") after the beacon stopped")
     }
 
     /// The Debian kernel (linux-image-amd64) whose modules are installed.

@@ -44,12 +44,16 @@ echo 'waymark:x:990:' >> /etc/group
 cp /job/io.waymark.Gateway1.conf /etc/dbus-1/system.d/
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || finish 12 "dbus-daemon failed"
-step "btvirt: two LE controllers on one virtual link"
-btvirt -L -l2 > /job/btvirt.log 2>&1 &
-wait_for 90 test -e /sys/class/bluetooth/hci1 || finish 13 "the virtual controllers never appeared"
+# hci0 is the car's beacon and hci1 the noise; hci2 scans for the first
+# scenario, then hci2 to hci5 each belong to one busy-air gateway or scan:
+# two BlueZ clients discovering on one adapter would share one scan, and
+# one client's discovery cycle would not clear the controller's list.
+step "btvirt: six LE controllers on one virtual link"
+btvirt -L -l6 > /job/btvirt.log 2>&1 &
+wait_for 90 test -e /sys/class/bluetooth/hci5 || finish 13 "the virtual controllers never appeared"
 step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version)"
 /usr/libexec/bluetooth/bluetoothd -n -d > /job/bluetoothd.log 2>&1 &
-wait_for 90 busctl --system introspect org.bluez /org/bluez/hci1 || finish 14 "bluetoothd never showed hci1"
+wait_for 90 busctl --system introspect org.bluez /org/bluez/hci5 || finish 14 "bluetoothd never showed hci5"
 
 step "hci0 advertises the iBeacon"
 btmgmt --index 0 power on > /job/btmgmt.log 2>&1
@@ -69,11 +73,13 @@ step "waymark doctor"
 # It fails on location (a silent receiver, no fix) and the unreachable backend.
 timeout 60 $w doctor --json > /job/doctor.json 2> /job/doctor.log
 [ $? -eq 124 ] && finish 18 "waymark doctor hung"
-step "waymark scan on hci1"
+step "waymark scan on hci2"
 timeout 60 $w scan --json --duration 10 > /job/scan.ndjson 2> /job/scan.log
 step "waymark pair --strongest"
 w pair --strongest --role vehicle --label car --within 20 > /job/pair.log 2>&1 || finish 16 "pairing failed"
 w beacons --json > /job/beacons.json 2>> /job/pair.log
+# The busy-air gateways start from this store: logged in, the beacon paired.
+cp -a /var/lib/waymark /var/lib/busy-template
 
 step "waymark run"
 $w run > /job/run.log 2>&1 &
@@ -84,4 +90,6 @@ w trips --json > /job/trips.json 2>&1
 kill -TERM $daemon
 wait $daemon
 echo $? > /job/run-exit
-finish 0 "a trip started on the paired beacon"
+
+. /job/vm-busy-air.sh
+finish 0 "a trip started on the paired beacon; busy air ran in every mode"

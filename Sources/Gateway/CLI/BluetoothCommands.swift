@@ -1,4 +1,5 @@
 import Advertisements
+import Basics
 import Bluetooth
 import BlueZ
 import FoundationEssentials
@@ -107,6 +108,11 @@ enum BluetoothCommands {
         var table = ScanTable()
         var lastDraw = Date.distantPast
         let encoder = JSONEncoder.sorted
+        // Milliseconds: a field test compares adverts less than a second apart.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var value = encoder.singleValueContainer()
+            try value.encode(CivilTime.iso8601(date.timeIntervalSince1970))
+        }
         for await sighting in session.sightings(for: duration) {
             let decoded = DecodedSighting(sighting, bindkeys: bindkeys)
             if invocation.flag("--json") {

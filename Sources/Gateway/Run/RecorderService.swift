@@ -221,6 +221,7 @@ actor RecorderService {
         observations?.finish()
         observations = nil
         timer?.cancel()
+        if let cycles = await scanner?.cycles { Log.info("recording: scanner stopped after \(cycles.summary)") }
         await scanner?.stop()
         scanner = nil
         storeHeartbeat(reconciler.lastCollected ?? now)

@@ -41,6 +41,8 @@ struct ScanSession {
     }
 
     func stop() async {
+        let (cycles, malformed) = (await scanner.cycles, await scanner.malformedManagementEvents)
+        Log.info("scan: \(cycles.summary); \(malformed) malformed management events")
         await scanner.stop()
         connection.close()
     }

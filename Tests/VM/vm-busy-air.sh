@@ -1,0 +1,66 @@
+# Busy air, sourced by vm-job.sh once the first scenario is done: the beacon
+# on hci0 keeps advertising the same data, and hci1 is noise whose data
+# changes every second, so the air is never silent. One gateway per scan
+# mode runs at once, each on its own controller, from the shipped default
+# config (BeaconLostTimeout and ReopenWindow shortened; see busy-*.conf).
+# The mgmt gateway runs as user waymark with CAP_NET_ADMIN as an ambient
+# capability, as the systemd unit grants it.
+IN_RANGE=${IN_RANGE:-180}
+now() { date +%s.%N; }
+caps="--inh-caps +net_admin --ambient-caps +net_admin"
+as_waymark() { setpriv --reuid=waymark --regid=waymark --init-groups "$@"; }
+
+step "busy air: noise on hci1, data changing every second"
+btmgmt --index 1 power on >> /job/btmgmt.log 2>&1
+(
+    i=0
+    while :; do
+        i=$(( (i + 1) % 256 )); b=$(printf '%02x' $i)
+        btmgmt --index 1 rm-adv 1 > /dev/null 2>&1
+        btmgmt --index 1 add-adv -g -d "07ffffff$b$b$b$b" 1 > /dev/null 2>&1
+        sleep 1
+    done
+) &
+noise=$!
+
+for mode in active mgmt; do
+    mkdir -p /var/lib/waymark-$mode && cp -a /var/lib/busy-template/. /var/lib/waymark-$mode/
+    chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
+done
+now > /job/busy-started
+step "busy air: a gateway in each mode for $IN_RANGE s in range"
+as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active run > /job/busy-active.log 2>&1 &
+active=$!
+as_waymark $caps /job/waymark --config /job/busy-mgmt.conf --data-dir /var/lib/waymark-mgmt run > /job/busy-mgmt.log 2>&1 &
+mgmt=$!
+sleep 10
+# One after the other: the emulated machine has two slow cores.
+step "busy air: scan --json --duration 60 in active mode"
+timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/scan-active.conf --data-dir /var/lib/waymark \
+    scan --json --duration 60 > /job/busy-scan-active.ndjson 2> /job/busy-scan-active.log
+step "busy air: scan --json --duration 60 in mgmt mode"
+timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/scan-mgmt.conf --data-dir /var/lib/waymark \
+    scan --json --duration 60 > /job/busy-scan-mgmt.ndjson 2> /job/busy-scan-mgmt.log
+started=$(cat /job/busy-started)
+sleep $(awk -v s="$started" -v n="$(now)" -v r="$IN_RANGE" 'BEGIN { d = s + r - n; print (d > 0 ? d : 0) }')
+as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active status --json > /job/busy-status.json 2>&1
+for mode in active mgmt; do
+    as_waymark /job/waymark --config /job/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
+done
+
+step "busy air: the beacon stops"
+btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
+now > /job/busy-beacon-stopped
+stopped=$(cat /job/busy-beacon-stopped)
+for mode in active mgmt; do
+    if wait_for 90 grep -q "trip .* ended" /job/busy-$mode.log; then
+        awk -v s="$stopped" -v n="$(now)" 'BEGIN { printf "%.1f\n", n - s }' > /job/busy-$mode-ended-after
+    fi
+done
+kill $noise
+kill -TERM $active $mgmt
+wait $active $mgmt
+for mode in active mgmt; do
+    sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
+        > /job/busy-$mode-beacon-samples 2>&1
+done
