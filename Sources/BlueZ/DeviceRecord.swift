@@ -24,9 +24,17 @@ struct DeviceRecord: Sendable {
 
     /// Applies Device1 properties read in place from an `a{sv}` (the fast
     /// path for PropertiesChanged); unknown keys and odd types are skipped.
-    mutating func apply(_ properties: inout DBusArgumentReader) {
+    ///
+    /// Returns whether the change carried advert data. bluetoothd also sends
+    /// Device1 changes that are not adverts: at every discovery stop it
+    /// invalidates RSSI and TxPower of the devices it found (a change with
+    /// no changed properties), and connection state changes.
+    @discardableResult
+    mutating func apply(_ properties: inout DBusArgumentReader) -> Bool {
+        var advert = false
         properties.forEachEntry { entry in
             guard let key = entry.string() else { return }
+            if Self.advertKeys.contains(key) { advert = true }
             switch key {
             case "RSSI": rssi = entry.variant { $0.integer() }.map(Int.init)
             case "TxPower": txPower = entry.variant { $0.integer() }.map(Int.init)
@@ -52,7 +60,11 @@ struct DeviceRecord: Sendable {
                 if let value = try? entry.value() { apply(key, value) }
             }
         }
+        return advert
     }
+
+    /// Device1 properties that change only when an advert arrives.
+    static let advertKeys: Set<String> = ["RSSI", "TxPower", "ManufacturerData", "ServiceData", "AdvertisingData", "AdvertisingFlags"]
 
     private mutating func apply(_ key: String, _ value: DBusValue) {
         switch key {

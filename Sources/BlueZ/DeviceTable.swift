@@ -20,34 +20,44 @@ final class DeviceTable: Sendable {
 
     /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the updated record.
     func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
-        update(path, at: tick, advert: advert) { $0.apply(properties) }
+        update(path, at: tick) { record in
+            record.apply(properties)
+            return advert
+        }
     }
 
-    /// The same, reading the properties in place from a message.
+    /// The same, reading the properties in place from a message. Nil when
+    /// the change carried no advert data (see `DeviceRecord.apply`): the
+    /// change is kept, but it is not a sighting.
     func update(_ path: String, with properties: inout DBusArgumentReader, at tick: UInt64) -> DeviceRecord? {
-        update(path, at: tick, advert: true) { $0.apply(&properties) }
+        update(path, at: tick) { $0.apply(&properties) }
     }
 
     /// An advert from `path` that arrived another way (the management
     /// channel): only the time is recorded. Returns whether the device is
     /// paired, or nil for a path that names no device.
     func seen(_ path: String, at tick: UInt64) -> Bool? {
-        update(path, at: tick, advert: true) { _ in }?.paired
+        update(path, at: tick) { _ in true }?.paired
     }
 
-    private func update(_ path: String, at tick: UInt64, advert: Bool, _ change: (inout DeviceRecord) -> Void) -> DeviceRecord? {
+    /// Applies `change`, which says whether it was an advert; only an advert
+    /// moves the device's and the table's times and returns the record.
+    private func update(_ path: String, at tick: UInt64, _ change: (inout DeviceRecord) -> Bool) -> DeviceRecord? {
         state.withLock { state in
             if state.devices[path] == nil {
                 guard let address = DeviceRecord.address(fromPath: path) else { return nil }
                 if state.devices.count >= capacity { Self.evict(&state.devices, capacity) }
                 state.devices[path] = DeviceRecord(address: address, lastSeen: tick)
             }
-            if advert { state.lastAdvert = tick }
             // Updated in place: one hash lookup, no copy of the record.
-            return Self.modify(&state.devices[path]!) { record in
-                change(&record)
-                record.lastSeen = tick
+            var advert = false
+            let record = Self.modify(&state.devices[path]!) { record in
+                advert = change(&record)
+                if advert { record.lastSeen = tick }
             }
+            guard advert else { return nil }
+            state.lastAdvert = tick
+            return record
         }
     }
 

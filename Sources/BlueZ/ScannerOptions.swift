@@ -6,8 +6,8 @@ public struct ScannerOptions: Sendable {
     public var adapter: String?
     public var mode: ScanMode = .auto
     /// Discovery is stopped and started again this often, so the controller
-    /// forgets which advertisers it already reported. The daemon uses half
-    /// its `BeaconInterval`.
+    /// forgets which advertisers it already reported. The daemon uses a
+    /// quarter of its `BeaconInterval`.
     public var cycle: Duration = .seconds(5)
     /// Opens the management channel (replaced by a replay in benchmarks).
     public var managementChannel: @Sendable () throws(ManagementSocketError) -> ManagementSocket = {

@@ -49,6 +49,31 @@ struct BlueZScannerTests {
         await scanner.stop()
     }
 
+    /// bluetoothd invalidates RSSI and TxPower of the devices it found at
+    /// every discovery stop; taken for a sighting, it would keep a beacon
+    /// that has left "present" for one more cycle.
+    @Test func aChangeWithoutAdvertDataIsNotASighting() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        try await scanner.start()
+        try await rig.addDevice("C0:FF:EE:00:00:07", manufacturer: [Self.ibeacon])
+        let sightings = scanner.sightings
+        _ = try await sightings.next(within: .seconds(20), "the device's first advert")
+        let path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_07"
+        for (changed, invalidated) in [([DBusDictEntry](), ["RSSI", "TxPower"]), ([DBusDictEntry(.string("Connected"), .variant(.bool(false)))], [])] {
+            _ = try await rig.connection.call(
+                destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Mock", method: "EmitSignal",
+                arguments: [.string("org.freedesktop.DBus.Properties"), .string("PropertiesChanged"), .string("sa{sv}as"),
+                            .array(element: "v", [.variant(.string("org.bluez.Device1")), .variant(.dictionary(key: "s", value: "v", changed)),
+                                                  .variant(.array(element: "s", invalidated.map { .string($0) }))])])
+        }
+        try await rig.advertise("C0:FF:EE:00:00:07", rssi: -33)
+        #expect(try await sightings.next(within: .seconds(20), "the next advert").rssi == -33)
+        await scanner.stop()
+    }
+
     @Test func discoveryRestartsWithinTwoSecondsWhenBlueZComesBack() async throws {
         var rig = try await BlueZTestRig()
         defer { rig.stop() }

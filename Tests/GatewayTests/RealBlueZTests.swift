@@ -26,9 +26,9 @@ struct RealBlueZTests {
         #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
 
         let job = try TemporaryDirectory("waymark-vm")
-        // Kept after a failure, for the logs of every step.
-        var finished = false
-        defer { if finished { job.remove() } }
+        // The logs of every step are kept (in /tmp) for a look after a
+        // failure; the large files go.
+        defer { ["waymark", "initrd.gz"].forEach { unlink(job.file($0)) } }
         let files = FileManager.default
         try files.copyItem(atPath: try WaymarkBinary.path, toPath: job.file("waymark"))
         try files.copyItem(atPath: rig.work.file("data"), toPath: job.file("data"))
@@ -117,7 +117,6 @@ struct RealBlueZTests {
         // Whichever busy-air gateway owns the control interface answers.
         let scanning = busyStatus["scanning"] as? [String: String]
         #expect(["active", "mgmt"].contains(scanning?["mode"] ?? "") && scanning?["reason"]?.isEmpty == false, "\(busyStatus)")
-        finished = true
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.
@@ -156,18 +155,7 @@ struct RealBlueZTests {
         let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
         let heard = "\(mode): scan heard the beacon \(scan.count) times, longest gap \(gaps.max() ?? -1) s\n\(read("busy-scan-\(mode).log"))"
         #expect(scan.count >= 25, "\(heard)")
-        if mode == "mgmt" {
-            // Known: under btvirt the management channel carried the beacon
-            // after only about three cycles in four (37 of 50 in one run,
-            // where bluetoothd's D-Bus path carried 50 of 50), so a 2 s gap
-            // is sometimes exceeded. The daemon's checks above hold in mgmt
-            // mode; this one is reported, not hidden, until it is explained.
-            withKnownIssue("mgmt: device-found events for the beacon missing in some discovery cycles under btvirt", isIntermittent: true) {
-                #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
-            }
-        } else {
-            #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
-        }
+        #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
 
         let ended = Double(read("busy-\(mode)-ended-after").trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(ended.map { $0 <= 30 + 5 + 5 } == true, "\(mode): the trip ended \(ended.map { "\($0) s" } ?? "never") after the beacon stopped")

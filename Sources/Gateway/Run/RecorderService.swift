@@ -174,8 +174,10 @@ actor RecorderService {
         pairings = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ($0.identity, $0) }) { $1 }
         let (observations, sink) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         if let bus {
-            // The controller's duplicate list is cleared twice per beacon sample interval.
-            let cycle = max(configuration.recording.beaconInterval / 2, .milliseconds(500))
+            // Each cycle brings one report per advertiser; one lost (a
+            // collision in busy air) costs the whole cycle. Four cycles per
+            // beacon sample interval give each sample four chances.
+            let cycle = max(configuration.recording.beaconInterval / 4, .milliseconds(500))
             let options = configuration.bluetooth.scannerOptions(cycle: cycle)
             let paired = pairings, clock = clock
             let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in

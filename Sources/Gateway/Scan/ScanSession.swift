@@ -24,9 +24,8 @@ struct ScanSession {
     static func start(_ configuration: Configuration) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
-        // Cycled twice a second, so every device in range is listed at least
-        // about once a second even when a cycle's restart is slow.
-        let options = configuration.bluetooth.scannerOptions(cycle: .milliseconds(500))
+        // Cycled every second, so every device in range is listed about once a second.
+        let options = configuration.bluetooth.scannerOptions(cycle: .seconds(1))
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock())
         try await scanner.start()
         let state = await scanner.state
