@@ -48,7 +48,7 @@ extension BlueZScanner {
                     message.withArguments { reader in
                         _ = reader.string()
                         // Read in place: this runs for every advert.
-                        if let record = table.update(path, with: &reader, at: tick()) { sink(record.sighting()) }
+                        if let sighting = table.update(path, with: &reader, at: tick()) { sink(sighting) }
                     }
                 }
             }

@@ -92,7 +92,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
             if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.entries {
                 let fromDBus = viaDBus.value
-                if let record = table.update(path, with: device, at: tick(), advert: fromDBus), fromDBus { sink(record.sighting()) }
+                if let sighting = table.update(path, with: device, at: tick(), advert: fromDBus), fromDBus { sink(sighting) }
             }
             if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
                 controlSink.yield(.objects(member: message.member ?? "", path: path, arguments[1]))
@@ -202,7 +202,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         // cache says nothing about what is in range now.
         for (path, interfaces) in objects {
             if let device = interfaces["org.bluez.Device1"]?.entries {
-                _ = devices.update(path, with: device, at: now, advert: false)
+                devices.update(path, with: device, at: now, advert: false)
             }
         }
         guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter) else {

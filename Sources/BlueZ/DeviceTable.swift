@@ -18,8 +18,9 @@ final class DeviceTable: Sendable {
     var count: Int { state.withLock { $0.devices.count } }
     var lastAdvert: UInt64 { state.withLock { $0.lastAdvert } }
 
-    /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the updated record.
-    func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> DeviceRecord? {
+    /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the device as a sighting.
+    @discardableResult
+    func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> Sighting? {
         update(path, at: tick) { record in
             record.apply(properties)
             return advert
@@ -29,7 +30,7 @@ final class DeviceTable: Sendable {
     /// The same, reading the properties in place from a message. Nil when
     /// the change carried no advert data (see `DeviceRecord.apply`): the
     /// change is kept, but it is not a sighting.
-    func update(_ path: String, with properties: inout DBusArgumentReader, at tick: UInt64) -> DeviceRecord? {
+    func update(_ path: String, with properties: inout DBusArgumentReader, at tick: UInt64) -> Sighting? {
         update(path, at: tick) { $0.apply(&properties) }
     }
 
@@ -37,28 +38,39 @@ final class DeviceTable: Sendable {
     /// channel): only the time is recorded. Returns whether the device is
     /// paired, or nil for a path that names no device.
     func seen(_ path: String, at tick: UInt64) -> Bool? {
-        update(path, at: tick) { _ in true }?.paired
+        state.withLock { state in
+            guard let index = Self.index(of: path, in: &state.devices, capacity: capacity, tick: tick) else { return nil }
+            // In place, without copying the record out: this runs for every advert.
+            state.devices.values[index].lastSeen = tick
+            state.lastAdvert = tick
+            return state.devices.values[index].paired
+        }
     }
 
     /// Applies `change`, which says whether it was an advert; only an advert
-    /// moves the device's and the table's times and returns the record.
-    private func update(_ path: String, at tick: UInt64, _ change: (inout DeviceRecord) -> Bool) -> DeviceRecord? {
+    /// moves the device's and the table's times and returns a sighting,
+    /// made in place without copying the record out.
+    private func update(_ path: String, at tick: UInt64, _ change: (inout DeviceRecord) -> Bool) -> Sighting? {
         state.withLock { state in
-            if state.devices[path] == nil {
-                guard let address = DeviceRecord.address(fromPath: path) else { return nil }
-                if state.devices.count >= capacity { Self.evict(&state.devices, capacity) }
-                state.devices[path] = DeviceRecord(address: address, lastSeen: tick)
-            }
-            // Updated in place: one hash lookup, no copy of the record.
-            var advert = false
-            let record = Self.modify(&state.devices[path]!) { record in
-                advert = change(&record)
-                if advert { record.lastSeen = tick }
-            }
-            guard advert else { return nil }
+            guard let index = Self.index(of: path, in: &state.devices, capacity: capacity, tick: tick) else { return nil }
+            // Updated in place: no copy of the record.
+            guard change(&state.devices.values[index]) else { return nil }
+            state.devices.values[index].lastSeen = tick
             state.lastAdvert = tick
-            return record
+            return state.devices.values[index].sighting()
         }
+    }
+
+    /// Where `path`'s record is, made first if it is new (nil for a path
+    /// that names no device); one hash lookup for a known device.
+    private static func index(
+        of path: String, in devices: inout [String: DeviceRecord], capacity: Int, tick: UInt64
+    ) -> Dictionary<String, DeviceRecord>.Index? {
+        if let index = devices.index(forKey: path) { return index }
+        guard let address = DeviceRecord.address(fromPath: path) else { return nil }
+        if devices.count >= capacity { evict(&devices, capacity) }
+        devices[path] = DeviceRecord(address: address, lastSeen: tick)
+        return devices.index(forKey: path)
     }
 
     func remove(_ path: String) {
@@ -79,10 +91,6 @@ final class DeviceTable: Sendable {
         }
     }
 
-    private static func modify(_ record: inout DeviceRecord, _ body: (inout DeviceRecord) -> Void) -> DeviceRecord {
-        body(&record)
-        return record
-    }
 
     /// When full, the longest-unseen tenth of the unpaired devices goes at
     /// once, so eviction is rare.

@@ -13,6 +13,10 @@ final class ManagementFeed: Sendable {
     /// The adapter followed: its controller index and object path.
     private let adapter = Mutex<(index: UInt16, path: String)?>(nil)
     private let malformedCount = Mutex(0)
+    /// Address text and object path per address, made once: every advert
+    /// would otherwise build both strings again. Touched only on the
+    /// channel's queue; emptied when the adapter changes or it grows large.
+    private let names = Mutex<[UInt64: (address: String, path: String)]>([:])
     private static let queue = DispatchQueue(label: "waymark.bluetooth.management")
 
     init(socket: ManagementSocket, table: DeviceTable, tick: @escaping @Sendable () -> UInt64, deliver: @escaping @Sendable (Sighting) -> Void) {
@@ -43,13 +47,19 @@ final class ManagementFeed: Sendable {
     func follow(adapterPath path: String?) {
         let index = path.flatMap { $0.split(separator: "/").last }.flatMap { $0.hasPrefix("hci") ? UInt16($0.dropFirst(3)) : nil }
         adapter.withLock { $0 = index.map { ($0, path!) } }
+        names.withLock { $0.removeAll() }
     }
 
     private func handle(_ found: DeviceFound, index: UInt16) {
         guard let adapter = adapter.withLock({ $0 }), adapter.index == index else { return }
-        let address = found.addressText
+        let (address, path) = names.withLock { names in
+            if let known = names[found.address] { return known }
+            if names.count >= 4096 { names.removeAll(keepingCapacity: true) }
+            let made = (found.addressText, adapter.path + "/" + found.objectPathComponent)
+            names[found.address] = made
+            return made
+        }
         let now = tick()
-        let path = adapter.path + "/dev_" + address.split(separator: ":").joined(separator: "_")
         guard let paired = table.seen(path, at: now) else { return }
         let data = AdvertisingData(found.data)
         deliver(Sighting(

@@ -22,15 +22,22 @@ public struct DeviceFound: Sendable, Equatable {
     }
 
     /// `AA:BB:CC:DD:EE:FF`, as BlueZ writes addresses.
-    public var addressText: String {
+    public var addressText: String { String(decoding: addressBytes(separator: UInt8(ascii: ":")), as: UTF8.self) }
+
+    /// `dev_AA_BB_CC_DD_EE_FF`, the device's name in BlueZ's object paths.
+    public var objectPathComponent: String {
+        String(decoding: Array("dev_".utf8) + addressBytes(separator: UInt8(ascii: "_")), as: UTF8.self)
+    }
+
+    private func addressBytes(separator: UInt8) -> [UInt8] {
         let hex = Array("0123456789ABCDEF".utf8)
-        var text = [UInt8](repeating: UInt8(ascii: ":"), count: 17)
+        var text = [UInt8](repeating: separator, count: 17)
         for i in 0..<6 {
             let byte = UInt8(truncatingIfNeeded: address >> (8 * UInt64(5 - i)))
             text[i * 3] = hex[Int(byte >> 4)]
             text[i * 3 + 1] = hex[Int(byte & 15)]
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// `public` or `random` (as Device1's AddressType), nil for BR/EDR.

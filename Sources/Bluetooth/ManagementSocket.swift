@@ -1,5 +1,6 @@
 internal import CBluetooth
 public import Dispatch
+internal import CSystem
 internal import Glibc
 import Synchronization
 
@@ -61,11 +62,15 @@ public final class ManagementSocket: Sendable {
     ) {
         let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         let fd = descriptor
-        // Large enough for an extended advert's data and its header.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        // Up to 64 events per system call, each slot large enough for an
+        // extended advert's data and its header.
+        let slot = 2048, slots = 64
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: slot * slots, alignment: 8)
+        let lengths = UnsafeMutableBufferPointer<Int32>.allocate(capacity: slots)
         reader.setEventHandler {
             while true {
-                let count = read(fd, buffer.baseAddress, buffer.count)
+                let count = csystem_recv_datagrams(
+                    fd, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(slot), UInt32(slots), lengths.baseAddress)
                 if count < 0 {
                     let error = errno
                     if error == EINTR { continue }
@@ -75,20 +80,30 @@ public final class ManagementSocket: Sendable {
                     }
                     return
                 }
-                if count == 0 {
-                    reader.cancel()
-                    onFailure(0)
-                    return
+                for index in 0..<Int(count) {
+                    let length = Int(lengths[index])
+                    // No event is empty: a zero-length read is the end of the stream.
+                    if length == 0 {
+                        reader.cancel()
+                        onFailure(0)
+                        return
+                    }
+                    let start = index * slot
+                    do throws(ManagementEventError) {
+                        guard length > 0 else { throw .tooLong(limit: slot) }
+                        let (controller, event) = try ManagementEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)]))
+                        onEvent(controller, event)
+                    } catch {
+                        onMalformed(error)
+                    }
                 }
-                do throws(ManagementEventError) {
-                    let (index, event) = try ManagementEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                    onEvent(index, event)
-                } catch {
-                    onMalformed(error)
-                }
+                if count < slots { return }
             }
         }
-        reader.setCancelHandler { buffer.deallocate() }
+        reader.setCancelHandler {
+            buffer.deallocate()
+            lengths.deallocate()
+        }
         source.withLock { $0 = ReadSource(reader) }
         reader.resume()
     }

@@ -1,7 +1,11 @@
 #ifndef WAYMARK_CSYSTEM_SHIM_H
 #define WAYMARK_CSYSTEM_SHIM_H
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/timex.h>
+#include <sys/uio.h>
+#include <time.h>
 
 /* Linux calls that Glibc's Swift module does not bring. */
 
@@ -15,5 +19,36 @@ static inline int csystem_clock_synchronized(void) {
     struct timex status = { 0 };
     int state = adjtimex(&status);
     return state >= 0 && state != TIME_ERROR && !(status.status & STA_UNSYNC);
+}
+
+/* recvmmsg(2): Glibc declares it only under _GNU_SOURCE, which Swift's
+   Glibc module is built without; the same layout under our own name. */
+struct csystem_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+extern int csystem_recvmmsg(int fd, struct csystem_mmsghdr *vector, unsigned int count, int flags,
+                            struct timespec *timeout) __asm__("recvmmsg");
+
+/* Reads up to `count` (at most 64) waiting datagrams, without blocking, into
+   consecutive `size`-byte slots of `buffer`. Their lengths go to `lengths`,
+   -1 for one cut short by its slot. Returns how many were read, or -1 with
+   errno set. */
+static inline int csystem_recv_datagrams(int fd, unsigned char *buffer, unsigned int size, unsigned int count, int *lengths) {
+    struct csystem_mmsghdr messages[64];
+    struct iovec vectors[64];
+    if (count > 64) count = 64;
+    memset(messages, 0, sizeof messages);
+    for (unsigned int i = 0; i < count; i++) {
+        vectors[i].iov_base = buffer + (size_t)i * size;
+        vectors[i].iov_len = size;
+        messages[i].msg_hdr.msg_iov = &vectors[i];
+        messages[i].msg_hdr.msg_iovlen = 1;
+    }
+    int received = csystem_recvmmsg(fd, messages, count, MSG_DONTWAIT, NULL);
+    for (int i = 0; i < received; i++) {
+        lengths[i] = (messages[i].msg_hdr.msg_flags & MSG_TRUNC) ? -1 : (int)messages[i].msg_len;
+    }
+    return received;
 }
 #endif

@@ -38,16 +38,31 @@ enum ManagementReplay {
         return fd
     }
 
-    /// Connects and writes every event, blocking while the reader catches up.
-    static func send(_ events: [[UInt8]], to path: String) throws {
+    static func connect(to path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket", errno: errno) }
-        defer { close(fd) }
         var address = unixAddress(path)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { throw Failure(call: "connect", errno: errno) }
+        guard connected == 0 else {
+            let error = errno
+            close(fd)
+            throw Failure(call: "connect", errno: error)
+        }
+        // Room for the whole burst while the reader is stopped, as the
+        // D-Bus burst waits in dbus-daemon (SO_SNDBUFFORCE needs root).
+        var size: Int32 = 256 << 20
+        guard setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            let error = errno
+            close(fd)
+            throw Failure(call: "setsockopt(SO_SNDBUFFORCE), which needs root,", errno: error)
+        }
+        return fd
+    }
+
+    /// Writes every event, blocking while the reader catches up.
+    static func send(_ events: [[UInt8]], on fd: Int32) throws {
         for event in events {
             while true {
                 let written = event.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

@@ -147,9 +147,9 @@ struct ScanBench {
         return (fields[0], fields[1])
     }
 
-    /// The mgmt receiver: a child scanner listening on a seqpacket socket,
-    /// into which this process writes `count` device-found events (the
-    /// writer's cost is not the receiver's).
+    /// The mgmt receiver: a child scanner listening on a seqpacket socket.
+    /// Stopped, as the D-Bus receivers are, while this process queues
+    /// `count` device-found events into it, then let go to drain them.
     private func drainManagement(_ rig: BlueZTestRig, count: Int) async throws -> (wall: Double, cpu: Double) {
         let socketPath = rig.bus.directory.file("mgmt.sock")
         unlink(socketPath)
@@ -157,9 +157,14 @@ struct ScanBench {
                                         aptPackage: "(built by swift build)", logPath: rig.bus.directory.file("mgmt.log"))
         defer { receiver.stop() }
         try await waitFor("ready", in: receiver)
+        let socket = try ManagementReplay.connect(to: socketPath)
+        defer { close(socket) }
+        // Events before the scanner follows its adapter would be dropped.
+        try await waitFor("started", in: receiver)
         let events = ManagementReplay.burst(count: count)
-        let writer = Task.detached { try ManagementReplay.send(events, to: socketPath) }
-        try await writer.value
+        receiver.kill(SIGSTOP)
+        try ManagementReplay.send(events, on: socket)
+        receiver.kill(SIGCONT)
         return try Self.rates(receiver, "mgmt")
     }
 
@@ -237,7 +242,7 @@ struct ScanBench {
         var options = ScannerOptions()
         options.mode = .mgmt
         options.managementChannel = { ManagementSocket(adopting: connection) }
-        try await receive(address: address, count: count, options: options) {}
+        try await receive(address: address, count: count, options: options) { print("started"); fflush(nil) }
     }
 
     private static func receive(address: String, count: Int, options: ScannerOptions, started: () -> Void) async throws {

@@ -130,6 +130,8 @@ struct RealBlueZTests {
         func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
         let log = read("busy-\(mode).log")
         #expect(log.contains("recording: scanning in \(mode) mode"), "\(mode): \(log.suffix(2000))")
+        // Stopped by SIGTERM, the gateway says what cycling cost.
+        #expect(log.contains("recording: scanner stopped after") && log.contains("stopping on signal 15"), "\(mode): \(log.suffix(2000))")
 
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(read("busy-\(mode)-trips-in-range.json").utf8)) as? [[String: Any]],
                                  "\(mode): \(read("busy-\(mode)-trips-in-range.json"))")

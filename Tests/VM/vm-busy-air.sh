@@ -49,9 +49,12 @@ for mode in active mgmt; do
 done
 now > /job/busy-started
 step "busy air: a gateway in each mode for $IN_RANGE s in range"
-as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active run > /job/busy-active.log 2>&1 &
+# setpriv execs the gateway, so these PIDs are the gateways' own.
+setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active \
+    run > /job/busy-active.log 2>&1 &
 active=$!
-as_waymark $caps /job/waymark --config /job/busy-mgmt.conf --data-dir /var/lib/waymark-mgmt run > /job/busy-mgmt.log 2>&1 &
+setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/busy-mgmt.conf --data-dir /var/lib/waymark-mgmt \
+    run > /job/busy-mgmt.log 2>&1 &
 mgmt=$!
 sleep 10
 # One after the other: the emulated machine has two slow cores.
