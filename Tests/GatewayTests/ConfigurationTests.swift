@@ -1,4 +1,5 @@
 import Basics
+import BlueZ
 @testable import Gateway
 import Location
 import PeerHarness
@@ -33,6 +34,7 @@ struct ConfigurationTests {
 
             [Bluetooth]
             Adapter = hci1
+            ScanMode = MGMT
             ScanWatchdog = 90s
 
             [Location]
@@ -51,6 +53,7 @@ struct ConfigurationTests {
         #expect(configuration.session.scopes == ["openid", "offline_access"])
         #expect(configuration.backend.baseURL == "http://127.0.0.1:8080")
         #expect(configuration.bluetooth.adapter == "hci1")
+        #expect(configuration.bluetooth.scanMode == .mgmt)
         #expect(configuration.bluetooth.scanWatchdog == .seconds(90))
         #expect(configuration.location.source == .nmea(device: "/dev/ttyACM0", baud: 115_200))
         #expect(configuration.recording.gapThreshold == .seconds(120))
@@ -78,6 +81,7 @@ struct ConfigurationTests {
         BadCase(text: "[Backend]\nBaseURL = ftp://x\n", line: 2, key: "Backend.BaseURL"),
         BadCase(text: "[Session]\nScopes = profile\n", line: 2, key: "Session.Scopes"),
         BadCase(text: "[Logging]\nLevel = loud\n", line: 2, key: "Logging.Level"),
+        BadCase(text: "[Bluetooth]\nScanMode = passive\n", line: 2, key: "Bluetooth.ScanMode"),
         BadCase(text: "[Bluetooth]\nAdapter = hci0\nAdapter = hci1\n", line: 3, key: "Bluetooth.Adapter"),
         BadCase(text: "Adapter = hci0\n", line: 1, key: "Adapter"),
         BadCase(text: "[Bluetooth\nAdapter = hci0\n", line: 1, key: ""),

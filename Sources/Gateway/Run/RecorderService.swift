@@ -194,12 +194,13 @@ actor RecorderService {
         Log.notice("recording: running (\(vehicles) vehicle beacon, \(sensors) sensors paired)")
     }
 
-    /// The scan mode, logged when chosen; a mode lost while running is
-    /// recorded like a lost requirement, though scanning goes on.
+    /// The scan mode, logged when chosen; a mode lost while running (or
+    /// regained when bluetoothd or the adapter returns) is recorded like a
+    /// lost requirement, though scanning goes on.
     private func scannerReported(_ event: ScannerEvent) {
         guard case .reception(let reception, let previous) = event else { return }
         guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
-        Log.warning("recording: scan mode \(previous.rawValue) lost while running; now \(reception.mode.rawValue) (\(reception.reason))")
+        Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
         announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
     }
 
