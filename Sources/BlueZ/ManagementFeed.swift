@@ -14,8 +14,9 @@ final class ManagementFeed: Sendable {
     private let adapter = Mutex<(index: UInt16, path: String)?>(nil)
     private let malformedCount = Mutex(0)
     /// Address text and object path per address, made once: every advert
-    /// would otherwise build both strings again. Touched only on the
-    /// channel's queue; emptied when the adapter changes or it grows large.
+    /// would otherwise build both strings again. Filled on the channel's
+    /// queue; emptied when the adapter changes (from the scanner's actor,
+    /// hence the lock) or when it grows large.
     private let names = Mutex<[UInt64: (address: String, path: String)]>([:])
     private static let queue = DispatchQueue(label: "waymark.bluetooth.management")
 
