@@ -39,24 +39,26 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging", "Basics"], swiftSettings: strict),
-        .target(name: "Recording", swiftSettings: strict),
-        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Basics", "Logging"], swiftSettings: strict),
+        // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
+        .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
+        .target(name: "Recording", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
+        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
-        .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics"], swiftSettings: strict),
+        .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
 
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "HTTP", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "PeerHarness"],
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
@@ -77,10 +79,10 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "Session", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "LocationTests", dependencies: ["Location", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "Bluetooth", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
@@ -90,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Telemetry", "Basics", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,4 @@
+internal import Telemetry
 internal import CGPS
 
 /// Decodes gpsd's JSON reports with libgps, gpsd's own client library, so the

@@ -1,3 +1,4 @@
+public import Telemetry
 /// Merges gpsd's reports into one `Fix` per epoch. gpsd may send several TPVs
 /// for one epoch (a partial one as each sentence arrives, then the full one);
 /// later values win, and keys a later TPV leaves out keep earlier values.

@@ -1,3 +1,4 @@
+public import Telemetry
 /// One line of gpsd's JSON protocol, reduced to what the gateway uses.
 ///
 /// Decoded by `GPSDDecoder`: a key that is missing, of the wrong type or out

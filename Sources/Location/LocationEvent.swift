@@ -1,3 +1,4 @@
+public import Telemetry
 /// What a location reader reports: a fix per epoch, and state changes.
 public enum LocationEvent: Sendable, Equatable {
     case fix(Fix)

@@ -1,3 +1,4 @@
+internal import Telemetry
 internal import Basics
 internal import Dispatch
 internal import Glibc

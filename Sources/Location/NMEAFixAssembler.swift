@@ -1,3 +1,4 @@
+public import Telemetry
 internal import Basics
 /// Turns a stream of NMEA sentences into one `Fix` per epoch, the way gpsd
 /// reports TPV: a sentence with a new time of day closes the previous epoch.

@@ -1,13 +1,16 @@
+public import Advertisements
+public import Telemetry
+
 /// What the runtime observed, reduced to what recording needs. The gateway
-/// maps BlueZ sightings and location fixes into these.
+/// maps BlueZ sightings and location fixes into these. Times are seconds on
+/// the boot clock.
 public enum Observation: Sendable, Equatable {
     /// The paired vehicle beacon, with its signal strength (dBm).
     case vehicle(rssi: Int?, at: Double)
-    /// A paired sensor tag's reading: its pairing id and the reading as JSON
-    /// members (`"temperature":21.5,"humidity":40`).
-    case sensor(id: String, fields: String, at: Double)
-    /// A position fix as JSON members in gpsd's TPV names.
-    case fix(fields: String, at: Double)
+    /// A paired sensor tag's decoded advert, and its pairing's id (`pairing-3`).
+    case sensor(id: String, advert: Advertisement, at: Double)
+    /// A position fix.
+    case fix(Fix, at: Double)
 
     public var time: Double {
         switch self {

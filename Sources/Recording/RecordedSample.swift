@@ -1,22 +1,20 @@
-/// A sample the recorder wants committed: its kind, time, trip and fields
-/// (JSON members). The sink assigns the sequence number.
-public struct RecordedSample: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
-        case fix, beacon, sensor, event
-    }
+public import Telemetry
 
-    public var kind: Kind
+/// A sample the recorder wants committed: its time on the boot clock, trip
+/// and payload. The sink stamps the wall time and assigns the sequence number.
+public struct RecordedSample: Sendable, Equatable {
     public var time: Double
     public var tripID: String?
-    public var fields: String
+    public var payload: SamplePayload
     /// For a trip's start, resumption and end: what the detector decided.
     public var tripAction: TripDetector.Action?
 
-    public init(kind: Kind, time: Double, tripID: String?, fields: String, tripAction: TripDetector.Action? = nil) {
-        self.kind = kind
+    public init(time: Double, tripID: String?, payload: SamplePayload, tripAction: TripDetector.Action? = nil) {
         self.time = time
         self.tripID = tripID
-        self.fields = fields
+        self.payload = payload
         self.tripAction = tripAction
     }
+
+    public var kind: SampleKind { payload.kind }
 }

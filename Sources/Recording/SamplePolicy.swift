@@ -1,3 +1,6 @@
+internal import Advertisements
+internal import Telemetry
+
 /// Which observations become samples during a trip: fixes at most one per
 /// `fixInterval`, the vehicle beacon's RSSI at most one per `beaconInterval`,
 /// a sensor's reading when it changes or after `sensorInterval`.
@@ -13,7 +16,7 @@ public struct SamplePolicy: Sendable, Equatable {
     public let options: Options
     private var lastFix: Double?
     private var lastBeacon: Double?
-    private var lastSensor: [String: (time: Double, fields: String)] = [:]
+    private var lastSensor: [String: (time: Double, advert: Advertisement)] = [:]
 
     public init(options: Options = Options()) {
         self.options = options
@@ -26,18 +29,18 @@ public struct SamplePolicy: Sendable, Equatable {
     /// The sample for `observation` in trip `tripID`, or nil when rate-limited.
     public mutating func sample(_ observation: Observation, tripID: String) -> RecordedSample? {
         switch observation {
-        case .fix(let fields, let at):
+        case .fix(let fix, let at):
             guard Self.due(lastFix, at, options.fixInterval) else { return nil }
             lastFix = at
-            return RecordedSample(kind: .fix, time: at, tripID: tripID, fields: fields)
+            return RecordedSample(time: at, tripID: tripID, payload: .fix(fix))
         case .vehicle(let rssi, let at):
             guard Self.due(lastBeacon, at, options.beaconInterval) else { return nil }
             lastBeacon = at
-            return RecordedSample(kind: .beacon, time: at, tripID: tripID, fields: rssi.map { #""rssi":\#($0)"# } ?? "")
-        case .sensor(let id, let fields, let at):
-            if let last = lastSensor[id], last.fields == fields, !Self.due(last.time, at, options.sensorInterval) { return nil }
-            lastSensor[id] = (at, fields)
-            return RecordedSample(kind: .sensor, time: at, tripID: tripID, fields: #""sensor":\#(Self.quoted(id)),\#(fields)"#)
+            return RecordedSample(time: at, tripID: tripID, payload: .beacon(rssi: rssi))
+        case .sensor(let id, let advert, let at):
+            if let last = lastSensor[id], last.advert == advert, !Self.due(last.time, at, options.sensorInterval) { return nil }
+            lastSensor[id] = (at, advert)
+            return RecordedSample(time: at, tripID: tripID, payload: .sensor(id, advert))
         }
     }
 
@@ -51,15 +54,5 @@ public struct SamplePolicy: Sendable, Equatable {
     private static func due(_ last: Double?, _ now: Double, _ interval: Double) -> Bool {
         guard let last else { return true }
         return now - last >= interval || now < last
-    }
-
-    static func quoted(_ text: String) -> String {
-        "\"" + text.unicodeScalars.map { scalar -> String in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            default: scalar.value < 0x20 ? "" : String(scalar)
-            }
-        }.joined() + "\""
     }
 }

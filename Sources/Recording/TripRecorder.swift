@@ -1,3 +1,5 @@
+internal import Telemetry
+
 /// Turns observations into samples: the trip detector decides when a trip
 /// runs, the sample policy what of it is kept. Trip starts and ends become
 /// event samples too. Pure; the caller commits the samples and calls `tick`
@@ -42,12 +44,12 @@ public struct TripRecorder: Sendable, Equatable {
                 let id = "trip-\(Int64(exactly: ((at + wallOffset) * 1000).rounded()) ?? 0)"
                 tripID = id
                 policy.reset()
-                return RecordedSample(kind: .event, time: at, tripID: id, fields: #""type":"tripStarted""#, tripAction: action)
+                return RecordedSample(time: at, tripID: id, payload: .event("tripStarted", [:]), tripAction: action)
             case .resumed(let at):
-                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripResumed""#, tripAction: action)
+                return RecordedSample(time: at, tripID: tripID, payload: .event("tripResumed", [:]), tripAction: action)
             case .ended(let at, let reason):
                 defer { tripID = nil }
-                return RecordedSample(kind: .event, time: at, tripID: tripID, fields: #""type":"tripEnded","reason":"\#(reason.rawValue)""#, tripAction: action)
+                return RecordedSample(time: at, tripID: tripID, payload: .event("tripEnded", ["reason": reason.rawValue]), tripAction: action)
             }
         }
     }

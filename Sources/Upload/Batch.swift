@@ -1,4 +1,5 @@
 internal import Basics
+internal import Telemetry
 
 /// Consecutive queued samples sent as one request.
 public struct Batch: Sendable, Equatable {
@@ -18,7 +19,7 @@ public struct Batch: Sendable, Equatable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(samples.reduce(64) { $0 + $1.bytes })
         bytes += #"{"device_id":"#.utf8
-        bytes += Self.quoted(deviceID).utf8
+        JSONText.appendQuoted(deviceID, to: &bytes)
         bytes += #","samples":["#.utf8
         for (index, queued) in samples.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -36,13 +37,13 @@ public struct Batch: Sendable, Equatable {
     }
 
     static func append(_ queued: QueuedSample, to bytes: inout [UInt8]) {
-        let sample = queued.sample
+        let sample = queued
         bytes += #"{"seq":"#.utf8
         bytes += String(queued.seq).utf8
         bytes += #","time":""#.utf8
         CivilTime.appendISO8601(sample.time, to: &bytes)
         bytes += #"","trip_id":"#.utf8
-        if let trip = sample.tripID { bytes += quoted(trip).utf8 } else { bytes += "null".utf8 }
+        if let trip = sample.tripID { JSONText.appendQuoted(trip, to: &bytes) } else { bytes += "null".utf8 }
         bytes += #","time_source":""#.utf8
         bytes += sample.timeSource.rawValue.utf8
         bytes += #"","kind":""#.utf8
@@ -53,25 +54,6 @@ public struct Batch: Sendable, Equatable {
             bytes += sample.fields.utf8
         }
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// The two halves, for a 413.

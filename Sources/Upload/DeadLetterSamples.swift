@@ -1,17 +1,22 @@
-internal import Foundation
 internal import Basics
+internal import FoundationEssentials
+internal import Telemetry
 
-/// Reads back the samples of a dead letter (the JSON array that was sent).
+/// Reads back the samples of a dead letter (the JSON array that was sent),
+/// without their sequence numbers, which the queue assigns anew.
 enum DeadLetterSamples {
-    static func parse(_ json: String) -> [Sample] {
-        guard let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return [] }
-        return array.compactMap { object in
-            guard let time = (object["time"] as? String).flatMap(CivilTime.parseISO8601),
-                  let kind = (object["kind"] as? String).flatMap(Sample.Kind.init(rawValue:)) else { return nil }
-            var rest = object
-            for key in ["seq", "time", "trip_id", "kind"] { rest[key] = nil }
-            let fields = (try? JSONSerialization.data(withJSONObject: rest, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return Sample(time: time, tripID: object["trip_id"] as? String, kind: kind, fields: String(fields.dropFirst().dropLast()))
+    static func parse(_ json: String) -> [QueuedSample] {
+        guard let array = try? JSONDecoder().decode([JSONValue].self, from: Data(json.utf8)) else { return [] }
+        return array.compactMap { element in
+            guard case .object(var object) = element,
+                  let time = object["time"]?.string.flatMap(CivilTime.parseISO8601),
+                  let kind = object["kind"]?.string.flatMap(SampleKind.init(rawValue:)) else { return nil }
+            let tripID = object["trip_id"]?.string
+            let source = object["time_source"]?.string.flatMap(TimeSource.init(rawValue:)) ?? .unsynced
+            for key in ["seq", "time", "trip_id", "time_source", "kind"] { object[key] = nil }
+            var sample = QueuedSample(seq: 0, time: time, tripID: tripID, kind: kind, fields: JSONValue.members(object), timeSource: source)
+            sample.bytes = Batch.object(sample).utf8.count + 8
+            return sample
         }
     }
 }

@@ -1,5 +1,6 @@
 public import Basics
 public import Storage
+public import Telemetry
 
 /// The durable upload queue. A sample is "recorded" once `append` returns:
 /// its transaction is committed (WAL, synchronous=FULL). Rows leave only
@@ -64,9 +65,9 @@ public struct Outbox: Sendable {
                 """)
             var first: Int64 = 0
             for (index, sample) in samples.enumerated() {
-                let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
-                try insert.run([.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
-                                .text(sample.fields), .integer(Int64(bytes)), .text(sample.timeSource.rawValue),
+                let queued = QueuedSample(seq: 0, sample: sample)
+                try insert.run([.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(queued.kind.rawValue),
+                                .text(queued.fields), .integer(Int64(queued.bytes)), .text(sample.timeSource.rawValue),
                                 sample.boot.map { .text($0.id) } ?? .null, sample.boot.map { .real($0.time) } ?? .null])
                 if index == 0 { first = connection.lastInsertRowID }
             }
@@ -79,10 +80,9 @@ public struct Outbox: Sendable {
         let rows = try database.read { connection in
             try connection.rows("SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox ORDER BY seq LIMIT ?",
                                 [.integer(Int64(count))]) { row in
-                QueuedSample(seq: row.integer(0), sample: Sample(time: row.real(1), tripID: row.text(2),
-                                                               kind: Sample.Kind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
-                                                               timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced),
-                             bytes: Int(row.integer(5)))
+                QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
+                             kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
+                             timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
             }
         }
         var total = 0
@@ -136,9 +136,9 @@ public struct Outbox: Sendable {
             var count = 0
             for (id, json) in letters {
                 for sample in DeadLetterSamples.parse(json) {
-                    try connection.run("INSERT INTO outbox (time, trip_id, kind, fields, bytes) VALUES (?, ?, ?, ?, ?)",
+                    try connection.run("INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source) VALUES (?, ?, ?, ?, ?, ?)",
                                        [.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
-                                        .text(sample.fields), .integer(Int64(sample.fields.utf8.count + 80))])
+                                        .text(sample.fields), .integer(Int64(sample.bytes)), .text(sample.timeSource.rawValue)])
                     count += 1
                 }
                 try connection.run("DELETE FROM dead_letter WHERE id = ?", [.integer(id)])

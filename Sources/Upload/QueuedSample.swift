@@ -1,13 +1,34 @@
-/// A sample in the outbox, with its per-device sequence number.
+public import Basics
+public import Telemetry
+
+/// A sample in the outbox, with its per-device sequence number and its
+/// payload as the JSON members it was encoded to when committed.
 public struct QueuedSample: Sendable, Equatable {
     public var seq: Int64
-    public var sample: Sample
+    /// Seconds since 1970, UTC.
+    public var time: Double
+    public var tripID: String?
+    public var kind: SampleKind
+    /// `SampleEncoder`'s members, without braces.
+    public var fields: String
+    public var timeSource: TimeSource
     /// Size of its JSON in the request body.
     public var bytes: Int
 
-    public init(seq: Int64, sample: Sample, bytes: Int) {
+    public init(seq: Int64, time: Double, tripID: String?, kind: SampleKind, fields: String, timeSource: TimeSource = .ntp, bytes: Int = 0) {
         self.seq = seq
-        self.sample = sample
+        self.time = time
+        self.tripID = tripID
+        self.kind = kind
+        self.fields = fields
+        self.timeSource = timeSource
         self.bytes = bytes
+    }
+
+    /// A sample about to be committed, encoded once.
+    public init(seq: Int64, sample: Sample) {
+        self.init(seq: seq, time: sample.time, tripID: sample.tripID, kind: sample.kind, fields: SampleEncoder.members(sample.payload),
+                  timeSource: sample.timeSource)
+        bytes = Batch.object(self).utf8.count + 8
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import PeerHarness
 import Recording
 import Storage
+import Telemetry
 import Upload
 
 /// Sightings through the recording pipeline: decode the vehicle beacon's
@@ -26,8 +27,7 @@ struct PipelineBench {
                 let time = 1_796_000_000 + Double(index) * 0.01
                 guard case .iBeacon = AdvertisementDecoder.decode(companyID: 0x004C, advert) else { continue }
                 for sample in recorder.observe(.vehicle(rssi: -60 - index % 20, at: time)) {
-                    pending.append(Sample(time: sample.time, tripID: sample.tripID, kind: Sample.Kind(rawValue: sample.kind.rawValue) ?? .event,
-                                          fields: sample.fields))
+                    pending.append(Sample(time: sample.time, tripID: sample.tripID, payload: sample.payload))
                 }
                 if index % 1000 == 999 {
                     committed += pending.count

@@ -2,6 +2,7 @@ import Foundation
 import PeerHarness
 import Session
 import Storage
+import Telemetry
 import Upload
 
 /// The upload queue: samples committed per second against the sqlite3 CLI
@@ -19,8 +20,9 @@ struct UploadBench {
 
     static func samples(_ count: Int, from start: Int = 0) -> [Sample] {
         (start..<start + count).map { n in
-            Sample(time: 1_796_000_000 + Double(n) * 0.1, tripID: "trip-1", kind: .fix,
-                   fields: #""lat":48.21755833,"lon":8.41449500,"altMSL":765.8,"speed":13.9,"track":271.5,"n":\#(n)"#)
+            var fix = Fix()
+            (fix.mode, fix.lat, fix.lon, fix.altMSL, fix.speed, fix.track) = (3, 48.21755833, 8.414495 + Double(n) * 1e-7, 765.8, 13.9, 271.5)
+            return Sample(time: 1_796_000_000 + Double(n) * 0.1, tripID: "trip-1", payload: .fix(fix))
         }
     }
 
@@ -36,8 +38,8 @@ struct UploadBench {
         for batch in batches {
             sql += "BEGIN;\n"
             for sample in batch {
-                let bytes = Batch.object(QueuedSample(seq: 0, sample: sample, bytes: 0)).utf8.count + 8
-                sql += "INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source) VALUES (\(sample.time), 'trip-1', 'fix', '\(sample.fields)', \(bytes), 'ntp');\n"
+                let queued = QueuedSample(seq: 0, sample: sample)
+                sql += "INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source) VALUES (\(sample.time), 'trip-1', 'fix', '\(queued.fields)', \(queued.bytes), 'ntp');\n"
             }
             sql += "COMMIT;\n"
         }
@@ -75,7 +77,7 @@ struct UploadBench {
         }
         await uploader.stop()
         let stored = try backend.summary().stored
-        let sample = Batch(samples: Self.samples(2000).enumerated().map { QueuedSample(seq: Int64($0.offset + 1), sample: $0.element, bytes: 0) })
+        let sample = Batch(samples: Self.samples(2000).enumerated().map { QueuedSample(seq: Int64($0.offset + 1), sample: $0.element) })
         let raw = sample.json(deviceID: "gw-bench")
         let ratio = Double(raw.count) / Double(Gzip.compress(raw).count)
         report.add("upload.samples", Double(stored) / seconds, unit: "samples/s",

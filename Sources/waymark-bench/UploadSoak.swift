@@ -2,6 +2,7 @@ import Foundation
 import PeerHarness
 import Session
 import Storage
+import Telemetry
 import Upload
 
 /// The process the kill -9 soak test runs and kills: it records synthetic
@@ -35,7 +36,9 @@ enum UploadSoak {
         while true {
             let samples = (0..<2).map { _ in
                 n += 1
-                return Sample(time: Date().timeIntervalSince1970, tripID: "soak", kind: .fix, fields: #""n":\#(n),"lat":48.217558333,"lon":8.414495"#)
+                var fix = Fix()
+                (fix.mode, fix.lat, fix.lon, fix.satellitesUsed) = (3, 48.217558333, 8.414495, n)
+                return Sample(time: Date().timeIntervalSince1970, tripID: "soak", payload: .fix(fix))
             }
             if let range = try outbox.append(samples) {
                 print("committed \(range.lowerBound) \(range.upperBound)")

@@ -5,6 +5,7 @@ import Location
 import PeerHarness
 import Recording
 import Storage
+import Telemetry
 import Testing
 import Upload
 

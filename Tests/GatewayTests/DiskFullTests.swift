@@ -3,6 +3,7 @@ import Foundation
 import PeerHarness
 import Recording
 import Storage
+import Telemetry
 import Testing
 import Upload
 
@@ -24,7 +25,7 @@ struct DiskFullTests {
         #expect(await recorder.running)
         let start = Date().timeIntervalSince1970
         for step in 0..<3 { await recorder.observe(.vehicle(rssi: -50, at: start + Double(step))) }
-        for step in 0..<50 { await recorder.observe(.fix(fields: #""lat":48.2,"n":\#(step)"#, at: start + 3 + Double(step))) }
+        for step in 0..<50 { await recorder.observe(.fix(Self.fix(step), at: start + 3 + Double(step))) }
         let outbox = Outbox(database: store.database)
         let before = try outbox.status().depth
         #expect(before > 50)
@@ -34,12 +35,27 @@ struct DiskFullTests {
         try store.database.write { try $0.run("PRAGMA max_page_count = \(pages)") }
         var step = 0
         while await recorder.running, step < 100_000 {
-            await recorder.observe(.fix(fields: #""lat":48.2,"pad":"\#(String(repeating: "x", count: 200))","n":\#(step)"#, at: start + 60 + Double(step)))
+            await recorder.observe(.fix(Self.fix(step, everyField: true), at: start + 60 + Double(step)))
             step += 1
         }
         #expect(!(await recorder.running), "recording stopped")
         #expect(await recorder.intent == .armed, "the intent is kept")
         #expect(try store.database.read { try $0.scalar("PRAGMA integrity_check")?.text } == "ok")
         #expect(try outbox.status().depth >= before, "nothing committed was lost")
+    }
+
+    /// A 3D fix that moves a little with each step; with every field, about
+    /// 200 bytes of JSON.
+    static func fix(_ step: Int, everyField: Bool = false) -> Fix {
+        var fix = Fix()
+        fix.mode = 3
+        fix.lat = 48.2 + Double(step) * 1e-6
+        fix.lon = 8.4
+        if everyField {
+            fix.time = 1_796_000_000 + Double(step)
+            (fix.status, fix.altHAE, fix.altMSL, fix.speed, fix.track, fix.climb) = (1, 812.5, 765.8, 13.9, 271.5, 0.1)
+            (fix.eph, fix.epv, fix.ept, fix.satellitesUsed, fix.satellitesSeen) = (2.5, 4.1, 0.005, 9, 14)
+        }
+        return fix
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import PeerHarness
 import Storage
+import Telemetry
 import Testing
 import Upload
 
@@ -20,7 +21,7 @@ struct QueueCommandTests {
 
         // Samples recorded by an earlier run that died before uploading them.
         let outbox = Outbox(database: try GatewayStore(path: rig.work.file("data/waymark.db")).database)
-        try outbox.append((0..<300).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        try outbox.append((0..<300).map { Sample(time: 1_796_000_000 + Double($0), payload: .beacon(rssi: $0)) })
         let queued = try rig.run(["queue", "--json"])
         let status = try #require(try JSONSerialization.jsonObject(with: Data(queued.output.utf8)) as? [String: Any])
         #expect(status["depth"] as? Int == 300 && status["dead_letters"] as? Int == 0)
@@ -31,7 +32,7 @@ struct QueueCommandTests {
             while try rig.backend.summary().stored < 300 { try await Task.sleep(for: .milliseconds(50)) }
         }
 
-        try outbox.append((300..<310).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        try outbox.append((300..<310).map { Sample(time: 1_796_000_000 + Double($0), payload: .beacon(rssi: $0)) })
         let flush = try rig.run(["queue", "flush"], environment: bus.environment)
         #expect(flush.status == 0, "\(flush.output)")
         try await withDeadline(.seconds(30), "the asked-for flush") {
@@ -65,7 +66,7 @@ extension QueueCommandTests {
             while !daemon.output.contains("refused the refresh token") { try await Task.sleep(for: .milliseconds(100)) }
         }
         let outbox = Outbox(database: try GatewayStore(path: rig.work.file("data/waymark.db")).database)
-        try outbox.append((0..<50).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        try outbox.append((0..<50).map { Sample(time: 1_796_000_000 + Double($0), payload: .beacon(rssi: $0)) })
         _ = try rig.run(["queue", "flush"], environment: bus.environment)
         try await Task.sleep(for: .seconds(1))
         #expect(try rig.backend.summary().posts == 0)
@@ -113,7 +114,7 @@ extension QueueCommandTests {
 
         rig.backend.stop()
         let outbox = Outbox(database: try GatewayStore(path: rig.work.file("data/waymark.db")).database)
-        try outbox.append((0..<20).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        try outbox.append((0..<20).map { Sample(time: 1_796_000_000 + Double($0), payload: .beacon(rssi: $0)) })
         // Each forced attempt fails and doubles the backoff's ceiling.
         for _ in 0..<9 {
             _ = try rig.run(["queue", "flush"], environment: bus.environment)

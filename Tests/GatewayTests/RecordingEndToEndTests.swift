@@ -219,3 +219,38 @@ extension RecordingEndToEndTests {
         #expect(try second.wait(timeout: 5) == 0)
     }
 }
+
+extension RecordingEndToEndTests {
+    /// An encrypted BTHome sensor (the Shelly BLU H&T vector) paired by its
+    /// bindkey: its decrypted temperature is in the samples the backend got.
+    @Test func anEncryptedBTHomeSensorPairedByBindkeyIsRecordedDecrypted() async throws {
+        let car = try await RecordingRig(config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\n", pairVehicle: true)
+        defer { car.stop() }
+        let (rig, bluez) = (car.session, car.bluez)
+        let sensor = "54:48:E6:8F:80:A5"
+        try "231d39c1d7cc1ab1aee224cd096db932\n".write(toFile: rig.work.file("key"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["pair", "--address", sensor, "--role", "sensor", "--bindkey-file", rig.work.file("key")]).status == 0)
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("recording: running", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        let reading = DBusDictEntry(.string("0000fcd2-0000-1000-8000-00805f9b34fb"),
+                                    .variant(.bytes(Advertisement.parseHex("41a47266c95f730011223378237214")!)))
+        try await bluez.addDevice(sensor, service: [reading], rssi: -70)
+        try await bluez.advertise(sensor, service: [reading], rssi: -71)
+        try await Task.sleep(for: .seconds(1))
+        beacon.cancel()
+        try await withDeadline(.seconds(20), "the sensor sample uploaded") {
+            while try rig.backend.summary().kinds["sensor"] == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let samples = try rig.backend.samples(kind: "sensor")
+        let first = try #require(samples.first)
+        #expect(first["format"] as? String == "bthome" && first["encrypted"] as? Bool == true && first["problem"] == nil, "\(first)")
+        let objects = try #require(first["objects"] as? [[String: Any]], "\(first)")
+        let temperature = objects.first { $0["name"] as? String == "temperature" }?["value"] as? Double
+        #expect(temperature == 25.06, "\(objects)")
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+}

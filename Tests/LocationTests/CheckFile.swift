@@ -1,3 +1,4 @@
+import Telemetry
 import Basics
 import Foundation
 import Location

@@ -1,4 +1,5 @@
 import Location
+import Telemetry
 import Testing
 
 /// What fuzzing found in libgps 3.22: reports on which `gps_unpack` never

@@ -3,6 +3,7 @@ import Foundation
 import Location
 import PeerHarness
 import Synchronization
+import Telemetry
 import Testing
 
 /// The reader through the faults gpsd clients are known to mishandle.

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Location
 import PeerHarness
+import Telemetry
 import Testing
 
 /// The reader against real gpsd: gpsfake replaying the receiver logs, and a

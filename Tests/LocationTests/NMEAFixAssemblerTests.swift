@@ -1,5 +1,6 @@
 import Basics
 @testable import Location
+import Telemetry
 import Testing
 
 /// Fixes from the NMEA reader against gpsd's own output (`.chk`) for the

@@ -1,4 +1,5 @@
 import Recording
+import Telemetry
 import Testing
 
 struct TripRecorderTests {
@@ -7,11 +8,11 @@ struct TripRecorderTests {
         var recorder = TripRecorder()
         var samples: [RecordedSample] = []
         // Fixes before the trip are not recorded.
-        samples += recorder.observe(.fix(fields: #""lat":1"#, at: 999))
+        samples += recorder.observe(.fix(Fix(), at: 999))
         for second in 0..<60 {
             let t = 1_000.0 + Double(second)
             samples += recorder.observe(.vehicle(rssi: -60, at: t))
-            for step in 0..<5 { samples += recorder.observe(.fix(fields: #""lat":48.2"#, at: t + Double(step) * 0.2)) }
+            for step in 0..<5 { samples += recorder.observe(.fix(Fix(), at: t + Double(step) * 0.2)) }
         }
         samples += recorder.tick(at: 1_059 + 121)
         samples += recorder.tick(at: 1_059 + 301)

@@ -49,6 +49,11 @@ public final class IngestServer: @unchecked Sendable {
         try JSONDecoder().decode([Int].self, from: try send("GET", "/_control/missing?upto=\(upto)"))
     }
 
+    /// The stored samples of one kind, in sequence order, as the JSON array the server holds.
+    public func samples(kind: String) throws -> [[String: Any]] {
+        (try JSONSerialization.jsonObject(with: try send("GET", "/_control/samples?kind=\(kind)")) as? [[String: Any]]) ?? []
+    }
+
     /// Every request the server saw, as (method, path).
     public func requests() throws -> [[String]] {
         let data = try send("GET", "/_control/requests")

@@ -2,6 +2,7 @@ import Foundation
 import PeerHarness
 import Session
 import Storage
+import Telemetry
 import Upload
 
 /// glewlwyd for the bearer tokens, the ingest server, and an uploader over a
@@ -14,6 +15,13 @@ struct UploadRig {
     let session: SessionManager
     let outbox: Outbox
     static let deviceID = "gw-test-1"
+
+    /// A 3D fix near the gpsd sample logs' start, its satellites counting `n`.
+    static func fix(_ n: Int) -> Fix {
+        var fix = Fix()
+        (fix.mode, fix.lat, fix.lon, fix.satellitesUsed) = (3, 48.217558333, 8.414495, n)
+        return fix
+    }
     static let migrations = Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes)
 
     init() async throws {
@@ -46,7 +54,7 @@ struct UploadRig {
     @discardableResult
     func record(_ count: Int, startingAt start: Double = 1_796_000_000) throws -> ClosedRange<Int64>? {
         try outbox.append((0..<count).map { index in
-            Sample(time: start + Double(index) * 0.1, tripID: "trip-1", kind: .fix, fields: #""lat":48.217558333,"lon":8.414495,"n":\#(index)"#)
+            Sample(time: start + Double(index) * 0.1, tripID: "trip-1", payload: .fix(Self.fix(index)))
         })
     }
 

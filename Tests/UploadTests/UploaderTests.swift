@@ -2,6 +2,7 @@ import Foundation
 import PeerHarness
 import Session
 import Storage
+import Telemetry
 import Testing
 @testable import Upload
 
@@ -159,12 +160,12 @@ struct UploaderTests {
 
     @Test func batchesCarryGzipAndAnIdempotencyKeyFromDeviceAndSeqRange() throws {
         let batch = Batch(samples: [
-            QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, kind: .event, fields: #""type":"gap""#), bytes: 1),
-            QueuedSample(seq: 9, sample: Sample(time: 1_444_468_353.5, tripID: "t\"1", kind: .fix, fields: ""), bytes: 1),
+            QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, payload: .event("gap", [:]))),
+            QueuedSample(seq: 9, sample: Sample(time: 1_444_468_353.5, tripID: "t\"1", payload: .beacon(rssi: nil))),
         ])
         #expect(batch.idempotencyKey(deviceID: "gw") == "gw:7-9")
         let json = String(decoding: batch.json(deviceID: "gw"), as: UTF8.self)
-        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"time_source":"ntp","kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","time_source":"ntp","kind":"fix"}]}"#)
+        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"time_source":"ntp","kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","time_source":"ntp","kind":"beacon"}]}"#)
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
     }
 }
@@ -176,14 +177,14 @@ extension UploaderTests {
         let directory = try TemporaryDirectory("waymark-cap")
         defer { directory.remove() }
         let outbox = Outbox(database: try Database(path: directory.file("o.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes)))
-        try outbox.append((0..<150).map { Sample(time: 1_796_000_000 + Double($0), kind: .fix, fields: #""n":\#($0)"#) })
+        try outbox.append((0..<150).map { Sample(time: 1_796_000_000 + Double($0), payload: .beacon(rssi: $0)) })
         let total = try outbox.status().bytes
         let cap = total * 2 / 3
         let dropped = try #require(try outbox.enforceCap(maxRows: .max, maxBytes: cap, at: 0).dropped)
         let left = try outbox.status().bytes
         #expect(dropped.firstSeq == 1 && left <= cap)
-        let lastDropped = try outbox.database.read { _ in Batch.object(QueuedSample(seq: dropped.lastSeq, sample: Sample(
-            time: 1_796_000_000 + Double(dropped.lastSeq - 1), kind: .fix, fields: #""n":\#(dropped.lastSeq - 1)"#), bytes: 0)).utf8.count + 8 }
+        let lastDropped = try outbox.database.read { _ in QueuedSample(seq: dropped.lastSeq, sample: Sample(
+            time: 1_796_000_000 + Double(dropped.lastSeq - 1), payload: .beacon(rssi: Int(dropped.lastSeq - 1)))).bytes }
         #expect(left + lastDropped > cap, "no more than needed went")
         #expect(try outbox.status().depth == 150 - dropped.count)
     }

@@ -94,11 +94,7 @@ enum BluetoothCommands {
     static func scan(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
-        let bindkeys = (try? pairings(invocation))?.reduce(into: [String: [UInt8]]()) { keys, pairing in
-            if let key = pairing.bindkey.flatMap(Advertisement.parseHex), pairing.identity.hasPrefix("address:") {
-                keys[String(pairing.identity.dropFirst("address:".count)).uppercased()] = key
-            }
-        } ?? [:]
+        let bindkeys = PairedDevices((try? pairings(invocation)) ?? []).bindkeys
         let session: ScanSession
         do { session = try await ScanSession.start(configuration) } catch {
             Log.error("\(error)")

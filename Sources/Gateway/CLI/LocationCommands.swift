@@ -1,3 +1,4 @@
+import Telemetry
 import FoundationEssentials
 internal import Glibc
 import Location

@@ -2,6 +2,7 @@ import BlueZ
 import Upload
 import Recording
 import DBus
+import Telemetry
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.
@@ -41,7 +42,7 @@ enum ControlInterface {
                 DBusProperty("ScanMode", signature: "s") { .string(await state.recorder?.scanReception?.mode.rawValue ?? "") },
                 DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder?.scanReception?.reason ?? "") },
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder?.currentTrip ?? "") },
-                DBusProperty("LastFix", signature: "s") { .string(await state.recorder?.lastFix ?? "") },
+                DBusProperty("LastFix", signature: "s") { .string(await state.recorder?.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
                 DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? await state.outbox?.status().depth) ?? 0)) },
                 DBusProperty("LastUpload", signature: "t") {
                     .uint64(UInt64((try? await state.outbox?.status().lastSuccess) ?? 0))

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Telemetry
 
 /// One position of a trip, as kept for export.
 struct TripPoint: Sendable, Equatable {
@@ -23,5 +24,14 @@ extension [TripPoint] {
     /// The length of the track through the points in order, in metres.
     var pathLength: Double {
         zip(self, dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}
+
+extension TripPoint {
+    /// A fix sample's position, for its trip's track, dated by the receiver's
+    /// time where it sent one.
+    init?(_ sample: Sample) {
+        guard case .fix(let fix) = sample.payload, let tripID = sample.tripID, let lat = fix.lat, let lon = fix.lon else { return nil }
+        self.init(tripID: tripID, time: fix.time ?? sample.time, lat: lat, lon: lon, alt: fix.altMSL)
     }
 }

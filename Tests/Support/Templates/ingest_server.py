@@ -94,6 +94,11 @@ class Handler(BaseHTTPRequestHandler):
                     kinds[sample.get("kind")] = kinds.get(sample.get("kind"), 0) + 1
                 return self.reply(200, {"stored": len(seqs), "kinds": kinds, "duplicates": state["duplicates"], "conflicts": state["conflicts"], "posts": state["posts"],
                                         "keys": len(state["keys"]), "max_seq": max(seqs) if seqs else 0})
+        if self.path.startswith("/_control/samples?kind="):
+            kind = self.path.split("=")[1]
+            with lock:
+                stored = [state["samples"][key] for key in sorted(state["samples"])]
+            return self.reply(200, [sample for sample in stored if sample.get("kind") == kind])
         if self.path.startswith("/_control/missing?upto="):
             upto = int(self.path.split("=")[1])
             with lock:

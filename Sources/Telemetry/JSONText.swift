@@ -1,0 +1,45 @@
+/// The pieces of JSON text that Waymark writes by hand: string literals and
+/// fixed-point numbers. One escaper for every hand-written document.
+public enum JSONText {
+    /// Appends `text` as a JSON string literal: quotes and backslashes
+    /// escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`.
+    public static func appendQuoted(_ text: some StringProtocol, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: some StringProtocol) -> String {
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Fixed-point text with `decimals` digits after the point; values too
+    /// large for it (never a real position) fall back to Swift's form, and
+    /// what JSON cannot hold (NaN, infinities) to null.
+    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        guard abs(value) < 1e9 else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = String(Int(scaled) - whole * Int(scale))
+        let padded = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
+        return (value < 0 ? "-" : "") + "\(whole)" + (decimals > 0 ? "." + padded : "")
+    }
+}

@@ -1,0 +1,78 @@
+internal import Advertisements
+internal import Basics
+internal import FoundationEssentials
+
+/// The one place that writes a sample's JSON: its payload's members, as
+/// they are queued and sent (`"lat":48.2,"lon":8.4`, without braces).
+public enum SampleEncoder {
+    public static func members(_ payload: SamplePayload) -> String {
+        var bytes: [UInt8] = []
+        appendMembers(payload, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public static func appendMembers(_ payload: SamplePayload, to bytes: inout [UInt8]) {
+        switch payload {
+        case .fix(let fix):
+            appendMembers(fix, to: &bytes)
+        case .beacon(let rssi):
+            if let rssi { bytes += #""rssi":\#(rssi)"#.utf8 }
+        case .sensor(let id, let advert):
+            bytes += #""sensor":"#.utf8
+            JSONText.appendQuoted(id, to: &bytes)
+            // The decoders' own Encodable form, which `scan --json` shows too.
+            if let json = try? encoder.encode(advert), json.count > 2 {
+                bytes.append(UInt8(ascii: ","))
+                bytes += json.dropFirst().dropLast()
+            }
+        case .event(let type, let detail):
+            bytes += #""type":"#.utf8
+            JSONText.appendQuoted(type, to: &bytes)
+            if !detail.isEmpty { bytes.append(UInt8(ascii: ",")) }
+            appendMembers(detail, to: &bytes)
+        }
+    }
+
+    /// An object of strings, keys sorted: an event's detail as the control
+    /// interface's `Event` signal carries it.
+    public static func object(_ detail: [String: String]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        appendMembers(detail, to: &bytes)
+        return String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self)
+    }
+
+    private static func appendMembers(_ detail: [String: String], to bytes: inout [UInt8]) {
+        for (index, (key, value)) in detail.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONText.appendQuoted(value, to: &bytes)
+        }
+    }
+
+    /// A fix's members with gpsd's TPV names and decimals; absent fields are left out.
+    public static func appendMembers(_ fix: Fix, to bytes: inout [UInt8]) {
+        var first = true
+        func member(_ name: String, _ text: String) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            bytes += #""\#(name)":\#(text)"#.utf8
+        }
+        if let time = fix.time { member("time", "\"" + CivilTime.iso8601(time) + "\"") }
+        member("mode", String(fix.mode))
+        if let status = fix.status { member("status", String(status)) }
+        let numbers: [(String, Double?, Int)] = [
+            ("lat", fix.lat, 9), ("lon", fix.lon, 9), ("altHAE", fix.altHAE, 4), ("altMSL", fix.altMSL, 4), ("speed", fix.speed, 3),
+            ("track", fix.track, 4), ("climb", fix.climb, 3), ("eph", fix.eph, 3), ("epv", fix.epv, 3), ("ept", fix.ept, 3),
+        ]
+        for case let (name, value?, decimals) in numbers { member(name, JSONText.fixed(value, decimals)) }
+        if let used = fix.satellitesUsed { member("uSat", String(used)) }
+        if let seen = fix.satellitesSeen { member("nSat", String(seen)) }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,4 @@
+/// What a sample records: the wire's `kind`.
+public enum SampleKind: String, Sendable, Equatable, Codable, CaseIterable {
+    case fix, beacon, sensor, event
+}

@@ -1,0 +1,23 @@
+public import Advertisements
+
+/// What a sample says, as Swift values. `SampleEncoder` alone turns it into
+/// the wire's JSON members.
+public enum SamplePayload: Sendable, Equatable {
+    /// A position, with gpsd's TPV names on the wire.
+    case fix(Fix)
+    /// The paired vehicle beacon's signal strength (dBm), if BlueZ gave one.
+    case beacon(rssi: Int?)
+    /// A paired sensor tag's decoded advert; `sensor` is its pairing's id (`pairing-3`).
+    case sensor(String, Advertisement)
+    /// A recorded event: its type and detail (sorted by key on the wire).
+    case event(String, [String: String])
+
+    public var kind: SampleKind {
+        switch self {
+        case .fix: .fix
+        case .beacon: .beacon
+        case .sensor: .sensor
+        case .event: .event
+        }
+    }
+}
