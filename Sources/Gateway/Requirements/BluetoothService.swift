@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Who serves `org.bluez`, and at which version: the bus says which process
@@ -64,7 +64,6 @@ struct BluetoothService: Sendable, Equatable {
         }
         var status: Int32 = 0
         waitpid(child, &status, 0)
-        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
+        return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init)
     }
 }
