@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
         .target(name: "Session", dependencies: ["HTTP", "Storage", "Logging", "Basics"], swiftSettings: strict),
+        // Services, the group that starts and stops them, and POSIX signals as a stream.
+        .target(name: "Lifecycle", dependencies: ["Basics"], swiftSettings: strict),
         // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
         .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
         .target(name: "Recording", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
@@ -52,7 +54,7 @@ let package = Package(
         // Composition root and the executables.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         // The Swift runtime linked in: only what the gateway uses is loaded,
@@ -80,6 +82,7 @@ let package = Package(
 
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),

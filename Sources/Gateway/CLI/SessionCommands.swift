@@ -1,6 +1,7 @@
 import DBus
 import FoundationEssentials
 internal import Glibc
+import Lifecycle
 import Logging
 import QRCode
 import Recording

@@ -1,5 +1,6 @@
 import BlueZ
 import DBus
+import Lifecycle
 import Logging
 internal import Glibc
 

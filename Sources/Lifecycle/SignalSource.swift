@@ -4,10 +4,10 @@ internal import Glibc
 /// POSIX signals as an async sequence, through `DispatchSource.makeSignalSource`.
 /// The signals are ignored at the process level first, so that only the
 /// sources see them.
-struct SignalSource {
-    let stream: AsyncStream<Int32>
+public struct SignalSource: Sendable {
+    public let stream: AsyncStream<Int32>
 
-    init(_ signals: [Int32]) {
+    public init(_ signals: [Int32]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let sources = signals.map { number in
             signal(number, SIG_IGN)
