@@ -32,7 +32,7 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
         /// It failed with `.shutdownGroup`.
         case fatal(String)
         /// The shutdown trigger yielded, or finished.
-        case trigger(Bool)
+        case trigger(String?)
     }
 
     /// Returns once every service has ended; throws if one failed with `.shutdownGroup`.
@@ -52,8 +52,8 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
                 if !started, entry.policy == .shutdownGroup { break }
             }
             group.addTask {
-                for await _ in trigger { return (-1, .trigger(true)) }
-                return (-1, .trigger(false))
+                for await reason in trigger { return (-1, .trigger("\(reason)")) }
+                return (-1, .trigger(nil))
             }
             // Until the trigger, or a fatal failure.
             waiting: while let (index, outcome) = await group.next() {
@@ -63,8 +63,11 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
                     running.remove(index)
                     failure = .serviceFailed(name: entries[index].service.name, description: description)
                     break waiting
-                case .trigger(let fired):
-                    if fired { break waiting }
+                case .trigger(let reason):
+                    if let reason {
+                        report(.shuttingDown(reason))
+                        break waiting
+                    }
                 }
                 if running.isEmpty { break }
             }

@@ -33,7 +33,7 @@ struct ServiceGroupTests {
             attempts.add("run")
             if attempts.all.count <= failingRuns { throw Failure.refused }
             // Until cancelled.
-            for await _ in AsyncStream<Void>.makeStream().stream {}
+            await waitUntilCancelled()
             journal.add("stop \(name)")
         }
     }

@@ -15,19 +15,19 @@ enum ControlInterface {
         DBusObject([
             DBusInterface(interface, methods: [
                 DBusMethod("Reload") { _ in
-                    await state.requestReload()
+                    state.requestReload()
                     return []
                 },
                 DBusMethod("Flush") { _ in
-                    await state.requestFlush()
+                    state.requestFlush()
                     return []
                 },
                 DBusMethod("Start") { _ in
-                    await state.request(.armed)
+                    state.request(.armed)
                     return []
                 },
                 DBusMethod("Stop") { _ in
-                    await state.request(.disarmed)
+                    state.request(.disarmed)
                     return []
                 },
             ], properties: [
@@ -37,15 +37,15 @@ enum ControlInterface {
                     .array(element: "s", await state.missing.map { .string($0.rawValue) })
                 },
                 DBusProperty("StartedAt", signature: "t") { .uint64(state.startedAt) },
-                DBusProperty("Armed", signature: "b") { .bool(await state.recorder?.intent == .armed) },
-                DBusProperty("Running", signature: "b") { .bool(await state.recorder?.running ?? false) },
-                DBusProperty("ScanMode", signature: "s") { .string(await state.recorder?.scanReception?.mode.rawValue ?? "") },
-                DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder?.scanReception?.reason ?? "") },
-                DBusProperty("Trip", signature: "s") { .string(await state.recorder?.currentTrip ?? "") },
-                DBusProperty("LastFix", signature: "s") { .string(await state.recorder?.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
-                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? await state.outbox?.status().depth) ?? 0)) },
+                DBusProperty("Armed", signature: "b") { .bool(await state.recorder.intent == .armed) },
+                DBusProperty("Running", signature: "b") { .bool(await state.recorder.running) },
+                DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
+                DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
+                DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip ?? "") },
+                DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
+                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? state.outbox.status().depth) ?? 0)) },
                 DBusProperty("LastUpload", signature: "t") {
-                    .uint64(UInt64((try? await state.outbox?.status().lastSuccess) ?? 0))
+                    .uint64(UInt64((try? state.outbox.status().lastSuccess) ?? 0))
                 },
             ], signals: [DBusSignal("Event", signature: "ss")]),
         ])

@@ -1,39 +1,30 @@
 internal import Glibc
 import Location
-import Upload
 import Recording
+import Upload
 
 /// What the running daemon knows, shared with its control interface.
 actor DaemonState {
     nonisolated let deviceID: String
     /// Seconds since 1970 at start.
     nonisolated let startedAt: UInt64
+    /// The recorder and the queue, for the control interface's properties.
+    nonisolated let recorder: RecorderService
+    nonisolated let outbox: Outbox
     private(set) var missing: [Requirement] = []
     /// The location reader's latest state; nil until it has reported.
     private(set) var location: LocationState?
+    private let wake: AsyncStream<DaemonWake>.Continuation
 
-    func update(location state: LocationState) { location = state }
-
-    /// The recorder and the queue, for the control interface's properties.
-    private(set) var recorder: RecorderService?
-    private(set) var outbox: Outbox?
-
-    func attach(recorder: RecorderService, outbox: Outbox) {
-        self.recorder = recorder
-        self.outbox = outbox
-    }
-    private let reloads: AsyncStream<Void>.Continuation
-    private let flushes: AsyncStream<Void>.Continuation
-    private let intents: AsyncStream<Reconciler.Intent>.Continuation
-
-    init(deviceID: String, reloads: AsyncStream<Void>.Continuation, flushes: AsyncStream<Void>.Continuation,
-         intents: AsyncStream<Reconciler.Intent>.Continuation) {
+    init(deviceID: String, recorder: RecorderService, outbox: Outbox, wake: AsyncStream<DaemonWake>.Continuation) {
         self.deviceID = deviceID
         self.startedAt = UInt64(time(nil))
-        self.reloads = reloads
-        self.flushes = flushes
-        self.intents = intents
+        self.recorder = recorder
+        self.outbox = outbox
+        self.wake = wake
     }
+
+    func update(location state: LocationState) { location = state }
 
     /// Stores a new requirement set and returns the one it replaced.
     func update(missing new: [Requirement]) -> [Requirement] {
@@ -41,9 +32,9 @@ actor DaemonState {
         return missing
     }
 
-    func requestReload() { reloads.yield() }
+    nonisolated func requestReload() { wake.yield(.reload) }
 
-    func requestFlush() { flushes.yield() }
+    nonisolated func requestFlush() { wake.yield(.flush) }
 
-    func request(_ intent: Reconciler.Intent) { intents.yield(intent) }
+    nonisolated func request(_ intent: Reconciler.Intent) { wake.yield(.intent(intent)) }
 }

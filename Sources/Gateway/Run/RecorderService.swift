@@ -2,6 +2,7 @@ import Basics
 import BlueZ
 import DBus
 import FoundationEssentials
+import Lifecycle
 import Location
 import Logging
 import Recording
@@ -20,7 +21,8 @@ import Upload
 /// Trips, presence and gaps are timed on the boot clock (`CLOCK_BOOTTIME`),
 /// which never jumps; only samples get wall-clock times, each with its
 /// source, and unsynced ones are re-stamped once the clock is trusted.
-actor RecorderService {
+actor RecorderService: Service {
+    nonisolated let name = "recorder"
     let store: GatewayStore
     let recordings: RecordingStore
     let outbox: Outbox
@@ -33,9 +35,10 @@ actor RecorderService {
     var reconciler: Reconciler
     var trips: TripRecorder
     var stamper: SampleStamper
-    private var runtime: [Task<Void, Never>] = []
-    private var scanner: BlueZScanner<ContinuousClock>?
-    private var observations: AsyncStream<Observation>.Continuation?
+    let scanner: ScannerService
+    /// Sightings of paired devices and fixes, while running; `run` records them.
+    private let observations: AsyncStream<Observation>
+    private let observed: AsyncStream<Observation>.Continuation
     var timer: Task<Void, Never>?
     var heartbeatStored = 0.0
     /// Between logind's PrepareForSleep(true) and (false): nothing is collected.
@@ -46,9 +49,11 @@ actor RecorderService {
     /// The newest fix taken while running, for the control interface.
     var lastFix: Fix?
 
-    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, clock: any SystemClock = KernelClock(),
+    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
          isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
         self.store = store
+        self.scanner = scanner ?? ScannerService(bus: bus)
+        (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         recordings = RecordingStore(database: store.database)
         outbox = Outbox(database: store.database)
         stamper = SampleStamper(clock: clock, outbox: outbox)
@@ -112,22 +117,22 @@ actor RecorderService {
         }
     }
 
+    nonisolated func run() async {
+        for await observation in observations where await running {
+            await observe(observation)
+        }
+        await shutdown()
+    }
+
     private func startRuntime() async {
         let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
-        let (observations, sink) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
-        if let bus {
-            let options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
-            let clock = stamper.clock
-            let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock()) { sighting in
-                if let observation = paired.observation(sighting, at: clock.boot) { sink.yield(observation) }
-            }
-            let events = scanner.events
-            runtime.append(Task { for await event in events { self.scannerReported(event) } })
-            do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
-            self.scanner = scanner
+        let options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
+        let (clock, observed) = (stamper.clock, observed)
+        await scanner.scan(options) { sighting in
+            if let observation = paired.observation(sighting, at: clock.boot) { observed.yield(observation) }
+        } event: { event in
+            await self.scannerReported(event)
         }
-        self.observations = sink
-        runtime.append(Task { for await observation in observations { await self.observe(observation) } })
         Log.notice("recording: running (\(paired.vehicles) vehicle beacon, \(paired.sensors) sensors paired)")
     }
 
@@ -142,28 +147,22 @@ actor RecorderService {
     }
 
     /// The scan mode in use and why; nil while not running.
-    var scanReception: ScanReception? { get async { await scanner?.reception } }
+    var scanReception: ScanReception? { get async { await scanner.reception } }
 
     /// A fix from the daemon's location reader; recorded only while running.
     func fix(_ fix: Fix) {
-        guard fix.mode >= 2 else { return }
+        guard fix.mode >= 2, reconciler.running else { return }
         let boot = now
         // The receiver's time dates samples while the system clock is unsynced.
         if let time = fix.time { stamper.gnss(time: time, atBoot: boot) }
         // Trips are timed by the boot clock, as sightings are; the receiver's
         // own time stays in the fix and dates the track's points.
-        observations?.yield(.fix(fix, at: boot))
+        observed.yield(.fix(fix, at: boot))
     }
 
     private func stopRuntime() async {
-        runtime.forEach { $0.cancel() }
-        runtime = []
-        observations?.finish()
-        observations = nil
         timer?.cancel()
-        if let cycles = await scanner?.cycles { Log.info("recording: scanner stopped after \(cycles.summary)") }
-        await scanner?.stop()
-        scanner = nil
+        await scanner.stop()
         storeHeartbeat(reconciler.lastCollected ?? now)
     }
 

@@ -1,14 +1,25 @@
 import DBus
 internal import Glibc
+import Lifecycle
 import Logging
 
 /// A logind "delay" lock on sleep: logind waits (up to its InhibitDelayMaxSec)
 /// until Waymark has committed its store and closed the lock's descriptor.
-actor SleepInhibitor {
+/// As a service it holds the lock from start to shutdown, except while a
+/// sleep it let go ahead is under way.
+actor SleepInhibitor: Service {
+    nonisolated let name = "sleep inhibitor"
     let bus: DBusConnection
     private var descriptor: Int32 = -1
 
     init(bus: DBusConnection) { self.bus = bus }
+
+    func start() async { await take() }
+
+    nonisolated func run() async {
+        await waitUntilCancelled()
+        await release()
+    }
 
     /// Takes the lock, unless held. Without logind there is nothing to take.
     func take() async {

@@ -25,16 +25,8 @@ enum SystemdNotifier {
         }
     }
 
-    /// With `WatchdogSec=` set, systemd passes `WATCHDOG_USEC`; this pings at
-    /// half that interval, the one timer systemd asks for. Nil without it.
-    static func watchdog() -> Task<Void, Never>? {
-        guard let text = getenv("WATCHDOG_USEC").map({ String(cString: $0) }), let usec = UInt64(text), usec > 0 else { return nil }
-        let period = Duration.microseconds(Int64(usec / 2))
-        return Task {
-            while !Task.isCancelled {
-                notify("WATCHDOG=1")
-                try? await Task.sleep(for: period)
-            }
-        }
+    /// `WATCHDOG_USEC`, which systemd passes with `WatchdogSec=`; nil without it.
+    static var watchdogMicroseconds: UInt64? {
+        getenv("WATCHDOG_USEC").map { String(cString: $0) }.flatMap { UInt64($0) }
     }
 }
