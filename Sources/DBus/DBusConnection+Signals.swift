@@ -19,10 +19,11 @@ extension DBusConnection {
         return stream
     }
 
-    /// Calls `handler` with each signal matching `rule`, synchronously while
-    /// the connection dispatches, on its queue: no task hop per signal. The
-    /// handler must be quick and must not block or call back synchronously
-    /// into this connection. Cancel the returned subscription to stop.
+    /// Calls `handler` with each signal matching `rule`, on the connection's
+    /// queue right after the dispatch that read it: no task hop per signal.
+    /// It runs outside the connection's lock, so it may use this connection;
+    /// it should be quick, since the queue waits for it. Cancel the returned
+    /// subscription to stop.
     public func subscribe(
         _ rule: MatchRule, handler: @escaping @Sendable (DBusMessage) -> Void
     ) async throws(DBusError) -> SignalSubscription {
@@ -107,7 +108,8 @@ extension DBusConnection {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
 
-    /// Runs inside `dbus_connection_dispatch`, so under the lock.
+    /// Runs inside `dbus_connection_dispatch`, so under the lock: it only
+    /// queues the deliveries, which `drain` makes once the lock is released.
     private func route(_ message: DBusMessage) {
         guard message.kind == .signal else { return }
         let header = SignalHeader(message)
@@ -117,7 +119,7 @@ extension DBusConnection {
             return
         }
         for subscription in subscriptions.values where subscription.rule.matches(header) {
-            subscription.deliver(message)
+            deliveries.append((subscription.deliver, message))
         }
     }
 }

@@ -25,6 +25,8 @@ public final class DBusConnection: @unchecked Sendable {
     var subscriptions: [UInt64: Subscription] = [:]
     var objects: [String: DBusObject] = [:]
     var nextSubscriptionID: UInt64 = 0
+    /// Signals matched during a dispatch, delivered by `drain` once the lock is released.
+    var deliveries: [(deliver: @Sendable (DBusMessage) -> Void, message: DBusMessage)] = []
     /// Balances the `passRetained` handed to libdbus as callback context.
     private var callbackContext: Unmanaged<DBusConnection>?
 
@@ -34,7 +36,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     struct Subscription {
         let rule: MatchRule
-        /// Runs during dispatch, on the queue.
+        /// Runs on the queue after the dispatch that matched, outside the lock.
         let deliver: @Sendable (DBusMessage) -> Void
         /// Runs when the connection closes.
         let finish: @Sendable () -> Void
@@ -160,10 +162,21 @@ public final class DBusConnection: @unchecked Sendable {
         drain()
     }
 
-    /// Delivers every message libdbus has read (`dbus_connection_dispatch`).
+    /// Delivers every message libdbus has read (`dbus_connection_dispatch`),
+    /// one at a time. The subscribers' handlers run after each dispatch, on
+    /// the queue but outside the lock: a handler may subscribe, call or emit
+    /// on this connection, and a slow one holds up only this queue.
     func drain() {
-        lock.withLock { _ in
-            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        dispatchPrecondition(condition: .onQueue(queue))
+        var pending: [(deliver: @Sendable (DBusMessage) -> Void, message: DBusMessage)] = []
+        var more = true
+        while more {
+            lock.withLock { _ in
+                more = dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS
+                swap(&pending, &deliveries)
+            }
+            for (deliver, message) in pending { deliver(message) }
+            pending.removeAll(keepingCapacity: true)
         }
     }
 

@@ -122,6 +122,30 @@ struct DBusConnectionTests {
         #expect(wrong.contains("InvalidArgs") || wrong.contains("Invalid argument"))
     }
 
+    /// A handler runs outside the connection's lock, so it may use its own
+    /// connection: exporting an object takes that lock, and under it this
+    /// deadlocked.
+    @Test func aSignalHandlerMayUseItsOwnConnection() async throws {
+        let bus = try PrivateBus()
+        defer { bus.remove() }
+        let server = try await DBusConnection.connect(address: bus.address)
+        defer { server.close() }
+        let client = try await DBusConnection.connect(address: bus.address)
+        defer { client.close() }
+        let (handled, handledSink) = AsyncStream.makeStream(of: Bool.self)
+        let subscription = try await server.subscribe(MatchRule(interface: "io.waymark.Test1", member: "Ping")) { _ in
+            let exported = (try? server.export(DBusObject([
+                DBusInterface("io.waymark.Test1", methods: [DBusMethod("Pong", output: "s") { _ in [.string("pong")] }]),
+            ]), at: "/answer")) != nil
+            handledSink.yield(exported)
+        }
+        defer { subscription.cancel() }
+        try client.emit(path: "/ping", interface: "io.waymark.Test1", name: "Ping", arguments: [])
+        #expect(try await handled.next(within: .seconds(20), "the handler") == true)
+        let reply = try await client.call(destination: server.uniqueName, path: "/answer", interface: "io.waymark.Test1", method: "Pong")
+        #expect(reply.first?.string == "pong")
+    }
+
     @Test func aCallWithNoReplyTimesOut() async throws {
         let bus = try PrivateBus()
         defer { bus.remove() }
