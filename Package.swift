@@ -44,7 +44,7 @@ let package = Package(
         // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
         .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
         .target(name: "Recording", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
-        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Session", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
+        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "Bluetooth", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict

@@ -1,7 +1,6 @@
 public import HTTP
 internal import Basics
 internal import Logging
-public import Session
 
 /// Sends the outbox to `POST {api}/v1/devices/{device_id}/samples`, oldest
 /// first, in gzip'd batches with an idempotency key, and deletes a batch only
@@ -203,8 +202,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             }
         } catch {
             switch error {
-            case .notAuthorized, .notLoggedIn: return .notAuthorized
-            default:
+            case .notAuthorized: return .notAuthorized
+            case .unavailable:
                 Log.info("upload: \(error)")
                 return .retry(status: nil, after: nil)
             }

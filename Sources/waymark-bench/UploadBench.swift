@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import PeerHarness
 import Session
 import Storage
@@ -68,7 +69,7 @@ struct UploadBench {
         var options = UploadOptions()
         options.batchCount = 5000
         options.batchBytes = 2 << 20
-        let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: session, baseURL: { await session.apiBaseURL },
+        let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
         await uploader.start()
         let seconds = await measure {

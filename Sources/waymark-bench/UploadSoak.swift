@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import PeerHarness
 import Session
 import Storage
@@ -22,7 +23,7 @@ enum UploadSoak {
         options.retryCap = .milliseconds(100)
         options.requestTimeout = .seconds(2)
         let outbox = Outbox(database: database)
-        let uploader = Uploader(outbox: outbox, deviceID: deviceID, authorization: session, baseURL: { await session.apiBaseURL },
+        let uploader = Uploader(outbox: outbox, deviceID: deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
         await uploader.start()
         // The seed's pending flush: whatever a killed run left behind goes first.

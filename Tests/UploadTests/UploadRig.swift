@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import PeerHarness
 import Session
 import Storage
@@ -37,7 +38,7 @@ struct UploadRig {
 
     func uploader<C: Clock>(_ options: UploadOptions = Self.quick, clock: C) -> Uploader<C> where C.Duration == Duration {
         let session = session
-        return Uploader(outbox: outbox, deviceID: Self.deviceID, authorization: session, baseURL: { await session.apiBaseURL },
+        return Uploader(outbox: outbox, deviceID: Self.deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                         options: options, clock: clock, now: { Date().timeIntervalSince1970 })
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import Gateway
 import PeerHarness
 import Session
 import Storage
@@ -86,7 +87,7 @@ extension UploaderTests {
         options.retryBase = .milliseconds(400)
         options.retryCap = .milliseconds(400)
         let session = rig.session
-        let uploader = Uploader(outbox: outbox, deviceID: UploadRig.deviceID, authorization: session, baseURL: { await session.apiBaseURL },
+        let uploader = Uploader(outbox: outbox, deviceID: UploadRig.deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
         await uploader.start()
         uploader.flush()

@@ -35,7 +35,7 @@ actor Uplink {
         options.batchAge = upload.batchAge
         options.retryCap = upload.retryCap
         options.maxQueuedBytes = Int(upload.maxQueueBytes)
-        uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: session,
+        uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: SessionUploadAuthorization(session),
                             baseURL: { await session.apiBaseURL }, options: options, clock: ContinuousClock(),
                             now: { Date().timeIntervalSince1970 })
     }
