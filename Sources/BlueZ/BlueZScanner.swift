@@ -54,7 +54,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// is called synchronously on the D-Bus queue: no task hop per advert.
     /// It must be quick and must not block. The stream then stays empty.
     public init(
-        connection: DBusConnection, options: ScannerOptions = ScannerOptions(), clock: C,
+        connection: DBusConnection, options: ScannerOptions, clock: C,
         onSighting: (@Sendable (Sighting) -> Void)? = nil
     ) {
         self.connection = connection

@@ -1,10 +1,11 @@
 public import Bluetooth
 
-/// Tunables of `BlueZScanner`; the config file's `[Bluetooth]` section.
+/// Tunables of `BlueZScanner`. The ones a user sets (`[Bluetooth]` in the
+/// config file) have no defaults here; the gateway's configuration gives them.
 public struct ScannerOptions: Sendable {
     /// `hci0` or an adapter address; nil for the first adapter.
     public var adapter: String?
-    public var mode: ScanMode = .auto
+    public var mode: ScanMode
     /// Discovery is stopped and started again this often, so the controller
     /// forgets which advertisers it already reported. The daemon uses a
     /// quarter of its `BeaconInterval`.
@@ -15,9 +16,9 @@ public struct ScannerOptions: Sendable {
     }
     /// With discovery on and no advert for this long, restart discovery; if
     /// that brings nothing, power-cycle the adapter.
-    public var watchdog: Duration = .seconds(60)
+    public var watchdog: Duration
     /// Unpaired devices unseen this long are removed from BlueZ.
-    public var deviceExpiry: Duration = .seconds(300)
+    public var deviceExpiry: Duration
     /// Devices tracked at most; beyond it the longest-unseen are dropped.
     public var maxDevices = 4096
     /// Attempts to start discovery when BlueZ refuses (InProgress, NotReady,
@@ -26,5 +27,10 @@ public struct ScannerOptions: Sendable {
     /// Wait before retry n is n times this.
     public var retryDelay: Duration = .milliseconds(200)
 
-    public init(adapter: String? = nil) { self.adapter = adapter }
+    public init(adapter: String? = nil, mode: ScanMode, watchdog: Duration, deviceExpiry: Duration) {
+        self.adapter = adapter
+        self.mode = mode
+        self.watchdog = watchdog
+        self.deviceExpiry = deviceExpiry
+    }
 }

@@ -2,7 +2,8 @@
 public struct LocationOptions: Sendable, Equatable {
     /// Silence on an open connection after which it is probed, and after a
     /// second such period dropped (a half-open socket, a receiver gone quiet).
-    public var noDataTimeout: Duration = .seconds(10)
+    /// From `[Location] NoDataTimeout` in the gateway's configuration.
+    public var noDataTimeout: Duration
     /// Reconnect backoff: first delay cap and overall cap.
     public var retryBase: Duration = .milliseconds(500)
     public var retryCap: Duration = .seconds(30)
@@ -13,5 +14,7 @@ public struct LocationOptions: Sendable, Equatable {
     /// Bound on a TCP connect.
     public var connectTimeout: Duration = .seconds(2)
 
-    public init() {}
+    public init(noDataTimeout: Duration) {
+        self.noDataTimeout = noDataTimeout
+    }
 }

@@ -44,7 +44,7 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         public var watchdogDrops = 0
     }
 
-    public init(source: LocationSource, options: LocationOptions = LocationOptions(), clock: C) {
+    public init(source: LocationSource, options: LocationOptions, clock: C) {
         self.source = source
         self.options = options
         self.clock = clock

@@ -5,12 +5,17 @@ internal import Telemetry
 /// `fixInterval`, the vehicle beacon's RSSI at most one per `beaconInterval`,
 /// a sensor's reading when it changes or after `sensorInterval`.
 public struct SamplePolicy: Sendable, Equatable {
+    /// Sample intervals, in seconds; from `[Recording]` in the gateway's configuration.
     public struct Options: Sendable, Equatable {
-        public var fixInterval = 1.0
-        public var beaconInterval = 10.0
-        public var sensorInterval = 60.0
+        public var fixInterval: Double
+        public var beaconInterval: Double
+        public var sensorInterval: Double
 
-        public init() {}
+        public init(fixInterval: Double, beaconInterval: Double, sensorInterval: Double) {
+            self.fixInterval = fixInterval
+            self.beaconInterval = beaconInterval
+            self.sensorInterval = sensorInterval
+        }
     }
 
     public let options: Options
@@ -18,7 +23,7 @@ public struct SamplePolicy: Sendable, Equatable {
     private var lastBeacon: Double?
     private var lastSensor: [String: (time: Double, advert: Advertisement)] = [:]
 
-    public init(options: Options = Options()) {
+    public init(options: Options) {
         self.options = options
     }
 

@@ -8,14 +8,21 @@
 /// while ending resumes the same trip. A trip longer than the maximum is
 /// split in two.
 public struct TripDetector: Sendable, Equatable {
+    /// Trip timing, in seconds; from `[Recording]` in the gateway's configuration.
     public struct Options: Sendable, Equatable {
-        public var startSightings = 3
-        public var startWindow = 30.0
-        public var lostTimeout = 120.0
-        public var reopenWindow = 300.0
-        public var maxDuration = 12 * 3600.0
+        public var startSightings: Int
+        public var startWindow: Double
+        public var lostTimeout: Double
+        public var reopenWindow: Double
+        public var maxDuration: Double
 
-        public init() {}
+        public init(startSightings: Int, startWindow: Double, lostTimeout: Double, reopenWindow: Double, maxDuration: Double) {
+            self.startSightings = startSightings
+            self.startWindow = startWindow
+            self.lostTimeout = lostTimeout
+            self.reopenWindow = reopenWindow
+            self.maxDuration = maxDuration
+        }
     }
 
     public enum State: Sendable, Equatable {
@@ -41,7 +48,7 @@ public struct TripDetector: Sendable, Equatable {
     public let options: Options
     public private(set) var state: State = .idle
 
-    public init(options: Options = Options()) {
+    public init(options: Options) {
         self.options = options
     }
 

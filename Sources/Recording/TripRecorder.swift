@@ -13,7 +13,7 @@ public struct TripRecorder: Sendable, Equatable {
     /// times trips on the boot clock, and ids are wall-clock milliseconds.
     public var wallOffset = 0.0
 
-    public init(trips: TripDetector.Options = TripDetector.Options(), samples: SamplePolicy.Options = SamplePolicy.Options()) {
+    public init(trips: TripDetector.Options, samples: SamplePolicy.Options) {
         detector = TripDetector(options: trips)
         policy = SamplePolicy(options: samples)
     }

@@ -41,7 +41,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     }
 
     public init(outbox: Outbox, deviceID: String, authorization: any UploadAuthorization, baseURL: @escaping @Sendable () async -> String,
-                options: UploadOptions = UploadOptions(), clock: C, now: @escaping @Sendable () -> Double) {
+                options: UploadOptions, clock: C, now: @escaping @Sendable () -> Double) {
         self.outbox = outbox
         self.deviceID = deviceID
         self.authorization = authorization

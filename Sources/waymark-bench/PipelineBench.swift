@@ -1,5 +1,6 @@
 import Advertisements
 import Foundation
+import Gateway
 import PeerHarness
 import Recording
 import Storage
@@ -19,7 +20,8 @@ struct PipelineBench {
         let count = quick ? 200_000 : 2_000_000
         let uuid: [UInt8] = [0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0]
         let advert: [UInt8] = [0x02, 0x15] + uuid + [0x00, 0x01, 0x00, 0x02, 0xC5]
-        var recorder = TripRecorder()
+        let recording = Configuration().recording
+        var recorder = TripRecorder(trips: recording.tripOptions, samples: recording.sampleOptions)
         var pending: [Sample] = []
         var committed = 0
         let seconds = try measure {

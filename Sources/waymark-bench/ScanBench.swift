@@ -3,6 +3,7 @@ import Bluetooth
 import BlueZ
 import DBus
 import Foundation
+import Gateway
 import PeerHarness
 
 /// Issue-3 figures: adverts decoded per second per format against the PyPI
@@ -197,7 +198,7 @@ struct ScanBench {
         child.stop()
         for (seen, rss, tracked) in figures {
             report.add("scan.rss_after_\(seen / 1000)k_devices", rss, unit: "MiB",
-                       note: "fresh scanner process; \(tracked) tracked (table bound \(ScannerOptions().maxDevices))")
+                       note: "fresh scanner process; \(tracked) tracked (table bound \(Configuration().bluetooth.scannerOptions(cycle: .seconds(5)).maxDevices))")
         }
     }
 
@@ -205,7 +206,7 @@ struct ScanBench {
     /// after 10k devices, then after 20k more (all distinct).
     static func countDevices(address: String) async throws {
         let connection = try await DBusConnection.connect(address: address)
-        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: connection, options: Configuration().bluetooth.scannerOptions(cycle: .seconds(5)), clock: ContinuousClock())
         try await scanner.start()
         print("ready")
         fflush(nil)
@@ -227,7 +228,7 @@ struct ScanBench {
     /// takes sightings through the scanner's synchronous handler, the way the
     /// recorder does.
     static func receiveBurst(address: String, device: String, count: Int) async throws {
-        var options = ScannerOptions()
+        var options = Configuration().bluetooth.scannerOptions(cycle: .seconds(5))
         options.mode = .active
         try await receive(address: address, count: count, options: options) { print("ready"); fflush(nil) }
     }
@@ -239,7 +240,7 @@ struct ScanBench {
         print("ready")
         fflush(nil)
         let connection = try ManagementReplay.accept(listener)
-        var options = ScannerOptions()
+        var options = Configuration().bluetooth.scannerOptions(cycle: .seconds(5))
         options.mode = .mgmt
         options.managementChannel = { ManagementSocket(adopting: connection) }
         try await receive(address: address, count: count, options: options) { print("started"); fflush(nil) }

@@ -66,7 +66,7 @@ struct UploadBench {
         let outbox = Outbox(database: database)
         for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(Self.samples(10_000, from: start)) }
 
-        var options = UploadOptions()
+        var options = Configuration().upload.options
         options.batchCount = 5000
         options.batchBytes = 2 << 20
         let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },

@@ -16,7 +16,7 @@ enum UploadSoak {
     static func run(database path: String, issuer: String, backend: String, mode: String) async throws {
         let database = try Database(path: path, migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes))
         let session = Glewlwyd.sessionManager(issuer: issuer, backend: backend, database: database)
-        var options = UploadOptions()
+        var options = Configuration().upload.options
         options.batchCount = 50
         options.batchAge = .milliseconds(20)
         options.retryBase = .milliseconds(5)

@@ -17,7 +17,7 @@ struct BlueZScannerTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
         try await scanner.start()
         #expect(await scanner.state == .scanning)
 
@@ -56,7 +56,7 @@ struct BlueZScannerTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
         try await scanner.start()
         try await rig.addDevice("C0:FF:EE:00:00:07", manufacturer: [Self.ibeacon])
         let sightings = scanner.sightings
@@ -78,7 +78,7 @@ struct BlueZScannerTests {
         var rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
         try await scanner.start()
         let events = scanner.events
 
@@ -98,7 +98,7 @@ struct BlueZScannerTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
         try await scanner.start()
         let events = scanner.events
 
@@ -116,7 +116,7 @@ struct BlueZScannerTests {
         do {
             let rig = try await BlueZTestRig()
             defer { rig.stop() }
-            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
             try await scanner.start()
             #expect(await scanner.state == .noAdapter)
             await scanner.stop()
@@ -125,7 +125,7 @@ struct BlueZScannerTests {
         do {
             let rig = try await BlueZTestRig(policy: .denyBlueZ)
             defer { rig.stop() }
-            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
             try await scanner.start()
             #expect(await scanner.state == .accessDenied)
             await scanner.stop()
@@ -136,7 +136,7 @@ struct BlueZScannerTests {
             defer { rig.stop() }
             try await rig.addAdapter()
             try await rig.setPowered(false)
-            let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+            let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
             try await scanner.start()
             #expect(await scanner.state == .poweredOff)
             let events = scanner.events
@@ -157,7 +157,7 @@ struct BlueZScannerTests {
         #expect(status != 0)
         let connection = try await DBusConnection.connect(address: bus.address)
         defer { connection.close() }
-        let scanner = BlueZScanner(connection: connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: connection, options: .documented, clock: ContinuousClock())
         try await withDeadline(.seconds(20), "scanner start") { try await scanner.start() }
         #expect(await scanner.state == .serviceAbsent)
         await scanner.stop()
@@ -168,7 +168,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
-        var options = ScannerOptions()
+        var options = ScannerOptions.documented
         options.watchdog = .seconds(60)
         options.deviceExpiry = .seconds(3600)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
@@ -196,7 +196,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
-        var options = ScannerOptions()
+        var options = ScannerOptions.documented
         options.watchdog = .seconds(3600)
         options.deviceExpiry = .seconds(300)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)

@@ -15,7 +15,7 @@ struct ScanModeTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
-        var options = ScannerOptions()
+        var options = ScannerOptions.documented
         options.mode = .active
         options.cycle = .seconds(5)
         options.watchdog = .seconds(60)
@@ -56,7 +56,7 @@ struct ScanModeTests {
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
         let (ours, kernel) = (pair[0], pair[1])
-        var options = ScannerOptions()
+        var options = ScannerOptions.documented
         options.mode = .mgmt
         options.managementChannel = { ManagementSocket(adopting: ours) }
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
@@ -102,7 +102,7 @@ struct ScanModeTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        var options = ScannerOptions()
+        var options = ScannerOptions.documented
         options.managementChannel = { () throws(ManagementSocketError) in throw .notPermitted }
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
         try await scanner.start()

@@ -101,7 +101,7 @@ struct BluetoothCommandTests {
 
         // The phone or tag rotates its address: the same beacon under a new MAC.
         let pairing = try #require(try PairingStore(database: GatewayStore(path: work.file("data/waymark.db")).database).all().first)
-        let scanner = BlueZScanner(connection: rig.connection, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: rig.connection, options: Configuration().bluetooth.scannerOptions(cycle: .seconds(5)), clock: ContinuousClock())
         try await scanner.start()
         try await rig.addDevice("5A:11:22:33:44:55", manufacturer: [ibeacon()], rssi: -50)
         let sighting = try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address == "5A:11:22:33:44:55" }

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized)
 struct LocationFaultTests {
     static var quickRetry: LocationOptions {
-        var options = LocationOptions()
+        var options = LocationOptions(noDataTimeout: .seconds(10))
         options.retryBase = .milliseconds(50)
         options.retryCap = .milliseconds(300)
         return options
@@ -52,7 +52,7 @@ struct LocationFaultTests {
     @Test func aSilentConnectionIsProbedThenDroppedAndReconnected() async throws {
         let server = try SilentServer()
         let clock = TestClock()
-        var options = LocationOptions()
+        var options = LocationOptions(noDataTimeout: .seconds(10))
         options.noDataTimeout = .seconds(10)
         options.retryBase = .seconds(1)
         options.retryCap = .seconds(1)
@@ -99,7 +99,7 @@ struct LocationFaultTests {
         let url = try #require(Bundle.module.url(forResource: "nl2008u.log", withExtension: nil, subdirectory: "gpsd"))
         let log = try String(contentsOf: url, encoding: .utf8)
         let expected = try NMEAFixAssemblerTests.fixes("nl2008u.log")
-        let reader = LocationReader(source: .nmea(device: terminal.path, baud: 4800), clock: ContinuousClock())
+        let reader = LocationReader(source: .nmea(device: terminal.path, baud: 4800), options: LocationOptions(noDataTimeout: .seconds(10)), clock: ContinuousClock())
         await reader.start()
         #expect(try await reader.events.next(within: .seconds(10), "the device opening") == .state(.noDevice))
 
@@ -155,7 +155,7 @@ extension LocationFaultTests {
             {"class":"DEVICE","path":"/dev/ttyACM0","activated":0}
 
             """)
-        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), clock: TestClock())
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: LocationOptions(noDataTimeout: .seconds(10)), clock: TestClock())
         await reader.start()
         var events: [LocationEvent] = []
         for _ in 0..<4 { events.append(try await reader.events.next(within: .seconds(20), "an event")) }
@@ -176,7 +176,7 @@ extension LocationFaultTests {
 
             """)
         let clock = TestClock()
-        var options = LocationOptions()
+        var options = LocationOptions(noDataTimeout: .seconds(10))
         options.epochSettle = .milliseconds(300)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
         await reader.start()

@@ -16,7 +16,7 @@ struct LocationReaderTests {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "gpsd"))
         let fake = try GPSFake(log: url.path, directory: directory)
         defer { fake.stop() }
-        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: fake.port), clock: ContinuousClock())
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: fake.port), options: LocationOptions(noDataTimeout: .seconds(10)), clock: ContinuousClock())
         await reader.start()
         let fixes = try await withDeadline(.seconds(60), "\(name) replayed through gpsd") {
             var fixes: [Fix] = []

@@ -3,13 +3,7 @@ import Testing
 
 struct TripDetectorTests {
     static var options: TripDetector.Options {
-        var options = TripDetector.Options()
-        options.startSightings = 3
-        options.startWindow = 30
-        options.lostTimeout = 120
-        options.reopenWindow = 300
-        options.maxDuration = 3600
-        return options
+        TripDetector.Options(startSightings: 3, startWindow: 30, lostTimeout: 120, reopenWindow: 300, maxDuration: 3600)
     }
 
     @Test func aTripStartsAfterNSightingsWithinTheWindowAtTheFirstOfThem() {

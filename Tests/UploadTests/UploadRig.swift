@@ -44,10 +44,9 @@ struct UploadRig {
 
     /// Short backoff in real time, small batches.
     static var quick: UploadOptions {
-        var options = UploadOptions()
-        options.batchCount = 100
+        var options = UploadOptions(batchCount: 100, batchBytes: 512 << 10, batchAge: .seconds(10), retryCap: .milliseconds(200),
+                                    maxQueuedBytes: 256 << 20)
         options.retryBase = .milliseconds(10)
-        options.retryCap = .milliseconds(200)
         options.requestTimeout = .seconds(5)
         return options
     }

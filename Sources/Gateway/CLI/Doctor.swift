@@ -106,7 +106,7 @@ enum Doctor {
 
     /// The best state the location reader reaches within three seconds.
     private static func location(_ configuration: Configuration) async -> [Check] {
-        let reader = LocationReader(source: configuration.location.source, clock: ContinuousClock())
+        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
         await reader.start()
         let events = reader.events
         let best = Task {

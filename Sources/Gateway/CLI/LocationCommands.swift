@@ -29,9 +29,7 @@ enum LocationCommands {
             return decode(path, count: count, output: output)
         }
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
-        var options = LocationOptions()
-        options.noDataTimeout = configuration.location.noDataTimeout
-        let reader = LocationReader(source: configuration.location.source, options: options, clock: ContinuousClock())
+        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
         await reader.start()
         var printed = 0
         for await event in reader.events {

@@ -1,25 +1,16 @@
 import Basics
-import Recording
+public import Recording
 
 extension Configuration.Recording {
     /// The trip detector's options from `[Recording]`, in seconds.
-    var tripOptions: TripDetector.Options {
-        var options = TripDetector.Options()
-        options.startSightings = tripStartSightings
-        options.startWindow = tripStartWindow.seconds
-        options.lostTimeout = beaconLostTimeout.seconds
-        options.reopenWindow = reopenWindow.seconds
-        options.maxDuration = maxTripDuration.seconds
-        return options
+    public var tripOptions: TripDetector.Options {
+        TripDetector.Options(startSightings: tripStartSightings, startWindow: tripStartWindow.seconds, lostTimeout: beaconLostTimeout.seconds,
+                             reopenWindow: reopenWindow.seconds, maxDuration: maxTripDuration.seconds)
     }
 
     /// The sample policy's options from `[Recording]`, in seconds.
-    var sampleOptions: SamplePolicy.Options {
-        var options = SamplePolicy.Options()
-        options.fixInterval = fixInterval.seconds
-        options.beaconInterval = beaconInterval.seconds
-        options.sensorInterval = sensorInterval.seconds
-        return options
+    public var sampleOptions: SamplePolicy.Options {
+        SamplePolicy.Options(fixInterval: fixInterval.seconds, beaconInterval: beaconInterval.seconds, sensorInterval: sensorInterval.seconds)
     }
 
     /// How often discovery is cycled while recording. Each cycle brings one

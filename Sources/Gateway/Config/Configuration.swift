@@ -2,8 +2,9 @@ public import BlueZ
 public import Location
 public import Logging
 
-/// Everything `waymark.conf` can set. The defaults here are the documented
-/// defaults; `ConfigSchema` lists every key with its default text.
+/// Everything `waymark.conf` can set. `ConfigSchema` holds every key's
+/// default, as text: `init()` applies them all, so the values written below
+/// are only placeholders that nothing reads.
 public struct Configuration: Sendable, Equatable {
     public struct Session: Sendable, Equatable {
         /// The OIDC issuer; discovery is at `{Issuer}/.well-known/openid-configuration`.
@@ -11,7 +12,7 @@ public struct Configuration: Sendable, Equatable {
         public var clientID: String?
         /// A file holding the client secret of a confidential client.
         public var clientSecretFile: String?
-        public var scopes: [String] = ["openid"]
+        public var scopes: [String] = []
         /// Extra CA certificates (PEM) to trust for the issuer and backend.
         public var caFile: String?
     }
@@ -21,7 +22,7 @@ public struct Configuration: Sendable, Equatable {
         public var baseURL: String?
         /// How often settings and fleet commands are fetched, besides after
         /// every refresh and reload (with ±10 % jitter).
-        public var settingsInterval: Duration = .seconds(15 * 60)
+        public var settingsInterval: Duration = .zero
     }
 
     public struct Bluetooth: Sendable, Equatable {
@@ -29,41 +30,41 @@ public struct Configuration: Sendable, Equatable {
         public var adapter: String?
         public var scanMode: ScanMode = .auto
         /// With discovery on and no advert for this long, discovery is restarted.
-        public var scanWatchdog: Duration = .seconds(60)
+        public var scanWatchdog: Duration = .zero
         /// Unpaired devices unseen this long are removed from BlueZ's cache.
-        public var deviceExpiry: Duration = .seconds(300)
+        public var deviceExpiry: Duration = .zero
     }
 
     public struct Location: Sendable, Equatable {
-        public var source: LocationSource = .gpsd(host: "127.0.0.1", port: 2947)
+        public var source: LocationSource = .gpsd(host: "", port: 0)
         /// A gpsd connection silent this long is treated as dead.
-        public var noDataTimeout: Duration = .seconds(10)
+        public var noDataTimeout: Duration = .zero
     }
 
     public struct Recording: Sendable, Equatable {
         /// Interruptions longer than this are reported as telemetry gaps.
-        public var gapThreshold: Duration = .seconds(60)
+        public var gapThreshold: Duration = .zero
         /// A trip ends when the vehicle beacon is unseen this long.
-        public var beaconLostTimeout: Duration = .seconds(120)
+        public var beaconLostTimeout: Duration = .zero
         /// A trip starts after this many beacon sightings within `tripStartWindow`.
-        public var tripStartSightings = 3
-        public var tripStartWindow: Duration = .seconds(30)
+        public var tripStartSightings = 0
+        public var tripStartWindow: Duration = .zero
         /// A beacon back within this time after a trip ended continues that trip.
-        public var reopenWindow: Duration = .seconds(300)
-        public var maxTripDuration: Duration = .seconds(12 * 3600)
+        public var reopenWindow: Duration = .zero
+        public var maxTripDuration: Duration = .zero
         /// At most one fix sample per interval.
-        public var fixInterval: Duration = .seconds(1)
-        public var beaconInterval: Duration = .seconds(10)
-        public var sensorInterval: Duration = .seconds(60)
+        public var fixInterval: Duration = .zero
+        public var beaconInterval: Duration = .zero
+        public var sensorInterval: Duration = .zero
     }
 
     public struct Upload: Sendable, Equatable {
-        public var batchSize = 500
-        public var batchBytes: Int64 = 512 << 10
-        public var batchAge: Duration = .seconds(30)
+        public var batchSize = 0
+        public var batchBytes: Int64 = 0
+        public var batchAge: Duration = .zero
         /// When the outbox reaches this size the oldest samples are dropped (and recorded as a gap).
-        public var maxQueueBytes: Int64 = 256 << 20
-        public var retryCap: Duration = .seconds(15 * 60)
+        public var maxQueueBytes: Int64 = 0
+        public var retryCap: Duration = .zero
     }
 
     public var session = Session()
@@ -74,5 +75,19 @@ public struct Configuration: Sendable, Equatable {
     public var upload = Upload()
     public var logLevel: Log.Priority = .info
 
-    public init() {}
+    /// Every key at its default from `ConfigSchema`.
+    public init() {
+        self = Self.defaults
+    }
+
+    private init(placeholders: Void) {}
+
+    private static let defaults: Configuration = {
+        var configuration = Configuration(placeholders: ())
+        for key in ConfigSchema.keys {
+            let problem = key.apply(&configuration, key.defaultText)
+            precondition(problem == nil, "ConfigSchema's default for \(key.section).\(key.name) is not valid: \(problem ?? "")")
+        }
+        return configuration
+    }()
 }

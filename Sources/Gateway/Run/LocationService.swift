@@ -12,9 +12,7 @@ struct LocationService: Service {
     let wake: AsyncStream<DaemonWake>.Continuation
 
     init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, wake: AsyncStream<DaemonWake>.Continuation) {
-        var options = LocationOptions()
-        options.noDataTimeout = configuration.noDataTimeout
-        reader = LocationReader(source: configuration.source, options: options, clock: ContinuousClock())
+        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock())
         (self.state, self.recorder, self.wake) = (state, recorder, wake)
     }
 

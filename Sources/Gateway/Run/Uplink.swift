@@ -23,20 +23,14 @@ actor Uplink {
     /// Told about every session event: the daemon reconciles on each.
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration.Upload(),
-         settingsInterval: Duration = Configuration.Backend().settingsInterval, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void = { _ in }) {
+    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration().upload,
+         settingsInterval: Duration = Configuration().backend.settingsInterval, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void = { _ in }) {
         self.session = session
         self.store = store
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
-        var options = UploadOptions()
-        options.batchCount = upload.batchSize
-        options.batchBytes = Int(upload.batchBytes)
-        options.batchAge = upload.batchAge
-        options.retryCap = upload.retryCap
-        options.maxQueuedBytes = Int(upload.maxQueueBytes)
         uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: SessionUploadAuthorization(session),
-                            baseURL: { await session.apiBaseURL }, options: options, clock: ContinuousClock(),
+                            baseURL: { await session.apiBaseURL }, options: upload.options, clock: ContinuousClock(),
                             now: { Date().timeIntervalSince1970 })
     }
 
