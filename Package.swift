@@ -62,23 +62,21 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "PeerHarness"],
+            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "Peers"],
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
         .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
-        .executableTarget(name: "waymark-demo", dependencies: ["DBus", "PeerHarness"], swiftSettings: strict),
+        .executableTarget(name: "waymark-demo", dependencies: ["DBus", "Peers"], swiftSettings: strict),
 
-        // Starts and stops the real peers (dbus-daemon, python-dbusmock) by PID.
-        // A plain target so that the bench can drive the same peers as the tests.
-        .target(
-            name: "PeerHarness",
-            dependencies: ["DBus", "HTTP", "Session", "Storage", "Basics"],
-            path: "Tests/Support",
-                        resources: [.copy("Templates")],
-            swiftSettings: strict
-        ),
+        // Starts and stops real peers by PID (dbus-daemon, python-dbusmock's
+        // BlueZ, glewlwyd, gpsd, the ingest server): for the demo, the bench
+        // and the tests.
+        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage"], resources: [.copy("Templates")], swiftSettings: strict),
+        // Test-only support (a test clock, deadlines, the mocks only tests
+        // need), with the peers re-exported. No shipped executable links it.
+        .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics"], path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),

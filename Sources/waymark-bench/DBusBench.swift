@@ -1,6 +1,6 @@
 import DBus
 import Foundation
-import PeerHarness
+import Peers
 
 /// D-Bus figures against a private dbus-daemon: method round trips against a
 /// dbus-python client making the same calls, and signals received from a

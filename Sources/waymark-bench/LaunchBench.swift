@@ -1,6 +1,6 @@
 import DBus
 import Foundation
-import PeerHarness
+import Peers
 
 /// `waymark run` from exec to armed (the control interface's `Running`
 /// true) with a persisted session, against the BlueZ mock, gpsd and

@@ -1,6 +1,6 @@
 import Foundation
 import Location
-import PeerHarness
+import Peers
 
 /// NMEA sentences and gpsd JSON reports parsed per second, each against a
 /// Python baseline on the same lines in the same run: pynmea2 (PyPI) for

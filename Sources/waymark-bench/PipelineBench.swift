@@ -1,7 +1,7 @@
 import Advertisements
 import Foundation
 import Gateway
-import PeerHarness
+import Peers
 import Recording
 import Storage
 import Telemetry

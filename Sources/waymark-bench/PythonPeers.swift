@@ -1,5 +1,5 @@
 import Foundation
-import PeerHarness
+import Peers
 
 /// The PyPI decoders the bench compares against, in a venv of their own.
 enum PythonPeers {

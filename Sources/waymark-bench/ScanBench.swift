@@ -4,7 +4,7 @@ import BlueZ
 import DBus
 import Foundation
 import Gateway
-import PeerHarness
+import Peers
 
 /// Issue-3 figures: adverts decoded per second per format against the PyPI
 /// decoders on the same payloads; PropertiesChanged → Sighting per second

@@ -1,5 +1,5 @@
 import Foundation
-import PeerHarness
+import Peers
 import Storage
 
 /// Batched inserts into the store, against the sqlite3 CLI inserting the same

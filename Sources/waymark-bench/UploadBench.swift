@@ -1,6 +1,6 @@
 import Foundation
 import Gateway
-import PeerHarness
+import Peers
 import Session
 import Storage
 import Telemetry

@@ -1,5 +1,5 @@
 import Foundation
-import PeerHarness
+import Peers
 
 /// The processes the demo started, in order, so that any exit stops them all
 /// (each with its process group: gpsfake's gpsd goes with gpsfake).

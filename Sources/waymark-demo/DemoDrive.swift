@@ -1,6 +1,6 @@
 import DBus
 import Foundation
-import PeerHarness
+import Peers
 
 /// One drive from start to end with no hardware: the real peers the tests
 /// use, a vehicle iBeacon advertising in the BlueZ mock, gpsd replaying a

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PeerHarness
+import Peers
 
 // `make demo`: one recorded drive with no hardware. Every process it starts is
 // stopped before it exits, also on Ctrl-C.

@@ -55,7 +55,7 @@ public enum FreePort {
 
     /// A blocking HTTP/1.1 exchange with a test peer's control endpoint on
     /// loopback; returns the body.
-    static func exchange(port: Int, _ method: String, _ path: String, _ body: Data = Data()) throws -> Data {
+    public static func exchange(port: Int, _ method: String, _ path: String, _ body: Data = Data()) throws -> Data {
         guard let fd = connected(to: port) else { throw PeerError.startFailed("peer on port \(port)", output: "connect failed") }
         defer { close(fd) }
         let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
