@@ -21,11 +21,57 @@ public enum JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// How many bytes `appendQuoted` writes for `text`.
+    public static func quotedCount(_ text: some StringProtocol) -> Int {
+        text.utf8.reduce(2) { count, byte in
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): count + 2
+            case 0..<0x20: count + 6
+            default: count + 1
+            }
+        }
+    }
+
     /// `text` as a JSON string literal.
     public static func quoted(_ text: some StringProtocol) -> String {
         var bytes: [UInt8] = []
         appendQuoted(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `fixed(value, decimals)` without building a string: the
+    /// sample encoder's hot path.
+    public static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
+        guard value.isFinite, abs(value) < 1e9 else { return bytes += fixed(value, decimals).utf8 }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let unit = Int(scale)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(scaled / unit, minimumCount: 1, to: &bytes)
+        guard decimals > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(scaled % unit, minimumCount: decimals, to: &bytes)
+    }
+
+    /// A non-negative integer's decimal digits, zero-padded on the left.
+    static func appendDigits(_ number: Int, minimumCount: Int, to bytes: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0 && count < buffer.count
+            while count < minimumCount && count < buffer.count {
+                buffer[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     /// Fixed-point text with `decimals` digits after the point; values too

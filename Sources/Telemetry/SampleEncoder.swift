@@ -52,22 +52,50 @@ public enum SampleEncoder {
 
     /// A fix's members with gpsd's TPV names and decimals; absent fields are left out.
     public static func appendMembers(_ fix: Fix, to bytes: inout [UInt8]) {
-        var first = true
-        func member(_ name: String, _ text: String) {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            bytes += #""\#(name)":\#(text)"#.utf8
+        func name(_ name: StaticString) {
+            bytes += [UInt8(ascii: ","), UInt8(ascii: "\"")]
+            bytes += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
         }
-        if let time = fix.time { member("time", "\"" + CivilTime.iso8601(time) + "\"") }
-        member("mode", String(fix.mode))
-        if let status = fix.status { member("status", String(status)) }
-        let numbers: [(String, Double?, Int)] = [
-            ("lat", fix.lat, 9), ("lon", fix.lon, 9), ("altHAE", fix.altHAE, 4), ("altMSL", fix.altMSL, 4), ("speed", fix.speed, 3),
-            ("track", fix.track, 4), ("climb", fix.climb, 3), ("eph", fix.eph, 3), ("epv", fix.epv, 3), ("ept", fix.ept, 3),
-        ]
-        for case let (name, value?, decimals) in numbers { member(name, JSONText.fixed(value, decimals)) }
-        if let used = fix.satellitesUsed { member("uSat", String(used)) }
-        if let seen = fix.satellitesSeen { member("nSat", String(seen)) }
+        func integer(_ value: Int) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            JSONText.appendDigits(Int(clamping: value.magnitude), minimumCount: 1, to: &bytes)
+        }
+        func number(_ key: StaticString, _ value: Double?, _ decimals: Int) {
+            guard let value else { return }
+            name(key)
+            JSONText.appendFixed(value, decimals, to: &bytes)
+        }
+        if let time = fix.time {
+            bytes += #""time":""#.utf8
+            CivilTime.appendISO8601(time, to: &bytes)
+            bytes += #"","mode":"#.utf8
+        } else {
+            bytes += #""mode":"#.utf8
+        }
+        integer(fix.mode)
+        if let status = fix.status {
+            name("status")
+            integer(status)
+        }
+        number("lat", fix.lat, 9)
+        number("lon", fix.lon, 9)
+        number("altHAE", fix.altHAE, 4)
+        number("altMSL", fix.altMSL, 4)
+        number("speed", fix.speed, 3)
+        number("track", fix.track, 4)
+        number("climb", fix.climb, 3)
+        number("eph", fix.eph, 3)
+        number("epv", fix.epv, 3)
+        number("ept", fix.ept, 3)
+        if let used = fix.satellitesUsed {
+            name("uSat")
+            integer(used)
+        }
+        if let seen = fix.satellitesSeen {
+            name("nSat")
+            integer(seen)
+        }
     }
 
     private static let encoder: JSONEncoder = {

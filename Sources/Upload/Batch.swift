@@ -36,6 +36,24 @@ public struct Batch: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// What one sample adds to a request body: its object, with room for
+    /// the separator. The size cap and batch limits count this.
+    /// Counted, not written: committing a sample costs no second encoding.
+    static func size(of queued: QueuedSample) -> Int {
+        let frame = #"{"seq":,"time":"","trip_id":,"time_source":"","kind":""}"#.utf8.count
+        var seqDigits = 1
+        var rest = queued.seq.magnitude / 10
+        while rest > 0 {
+            seqDigits += 1
+            rest /= 10
+        }
+        let trip = queued.tripID.map { JSONText.quotedCount($0) } ?? "null".utf8.count
+        let fields = queued.fields.isEmpty ? 0 : queued.fields.utf8.count + 1
+        // The time is always 24 characters (`CivilTime.appendISO8601`).
+        return frame + (queued.seq < 0 ? 1 : 0) + seqDigits + 24 + trip + queued.timeSource.rawValue.utf8.count
+            + queued.kind.rawValue.utf8.count + fields + 8
+    }
+
     static func append(_ queued: QueuedSample, to bytes: inout [UInt8]) {
         let sample = queued
         bytes += #"{"seq":"#.utf8

@@ -15,7 +15,7 @@ enum DeadLetterSamples {
             let source = object["time_source"]?.string.flatMap(TimeSource.init(rawValue:)) ?? .unsynced
             for key in ["seq", "time", "trip_id", "time_source", "kind"] { object[key] = nil }
             var sample = QueuedSample(seq: 0, time: time, tripID: tripID, kind: kind, fields: JSONValue.members(object), timeSource: source)
-            sample.bytes = Batch.object(sample).utf8.count + 8
+            sample.bytes = Batch.size(of: sample)
             return sample
         }
     }

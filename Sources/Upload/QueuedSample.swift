@@ -29,6 +29,6 @@ public struct QueuedSample: Sendable, Equatable {
     public init(seq: Int64, sample: Sample) {
         self.init(seq: seq, time: sample.time, tripID: sample.tripID, kind: sample.kind, fields: SampleEncoder.members(sample.payload),
                   timeSource: sample.timeSource)
-        bytes = Batch.object(self).utf8.count + 8
+        bytes = Batch.size(of: self)
     }
 }

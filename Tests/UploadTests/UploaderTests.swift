@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerHarness
 import Session
@@ -187,5 +188,22 @@ extension UploaderTests {
             time: 1_796_000_000 + Double(dropped.lastSeq - 1), payload: .beacon(rssi: Int(dropped.lastSeq - 1)))).bytes }
         #expect(left + lastDropped > cap, "no more than needed went")
         #expect(try outbox.status().depth == 150 - dropped.count)
+    }
+}
+
+extension UploaderTests {
+    /// The size the queue counts for a sample is its object in the request
+    /// body, plus room for the separator and its final sequence number.
+    @Test func aSamplesCountedSizeIsItsObjectInTheBody() {
+        var fix = Fix()
+        (fix.mode, fix.lat, fix.lon) = (3, 48.2, 8.4)
+        let samples = [
+            QueuedSample(seq: 0, sample: Sample(time: 1_796_000_000, tripID: "trip-1", payload: .fix(fix))),
+            QueuedSample(seq: 123_456, sample: Sample(time: -1e300, tripID: "t\"\\\n\u{1}é", payload: .event("gap", ["a": "b"]), timeSource: .unsynced)),
+            QueuedSample(seq: -7, sample: Sample(time: .nan, payload: .beacon(rssi: nil), timeSource: .gnss)),
+        ]
+        for sample in samples {
+            #expect(sample.bytes == Batch.object(sample).utf8.count + 8, "\(Batch.object(sample))")
+        }
     }
 }

@@ -1,5 +1,4 @@
 import DBus
-internal import Glibc
 import Lifecycle
 import Logging
 import Session
@@ -21,6 +20,8 @@ struct DaemonController: Service {
     let inhibitor: SleepInhibitor?
     let wakes: AsyncStream<DaemonWake>
     let wake: AsyncStream<DaemonWake>.Continuation
+    /// SIGHUP, caught from launch on: each one is a reload.
+    let hangups: SignalSource
     /// Builds the uplink for a configuration (a reload may change the session's).
     let makeUplink: @Sendable (Configuration) -> Uplink?
 
@@ -33,9 +34,9 @@ struct DaemonController: Service {
 
     func run() async {
         await withTaskGroup(of: Void.self) { group in
-            let wake = wake
+            let (wake, hangups) = (wake, hangups)
             group.addTask {
-                for await _ in SignalSource([SIGHUP]).stream { wake.yield(.reload) }
+                for await _ in hangups.stream { wake.yield(.reload) }
             }
             await loop()
             group.cancelAll()

@@ -28,6 +28,7 @@ struct GatewayDaemon {
         Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
         // Caught from here on, so that a signal during start-up stops cleanly too.
         let stop = SignalSource([SIGTERM, SIGINT])
+        let hangups = SignalSource([SIGHUP])
         let bus: DBusConnection?
         do {
             bus = try await DBusConnection.system()
@@ -52,7 +53,7 @@ struct GatewayDaemon {
         let inhibitor = bus.map(SleepInhibitor.init)
         let controller = DaemonController(
             configuration: configuration, invocation: invocation, bus: bus, store: store, state: state,
-            uplink: uplink, inhibitor: inhibitor, wakes: wakes, wake: wake, makeUplink: makeUplink)
+            uplink: uplink, inhibitor: inhibitor, wakes: wakes, wake: wake, hangups: hangups, makeUplink: makeUplink)
 
         // In start order; they stop in reverse.
         var services: [ServiceGroup<ContinuousClock>.Entry] = [

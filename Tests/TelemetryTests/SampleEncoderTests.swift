@@ -1,0 +1,34 @@
+import Advertisements
+import Telemetry
+import Testing
+
+struct SampleEncoderTests {
+    @Test func aFixIsWrittenWithGpsdsNamesAndDecimals() {
+        var fix = Fix()
+        (fix.time, fix.mode, fix.status) = (1_444_468_352.5, 3, 2)
+        (fix.lat, fix.lon, fix.altHAE, fix.altMSL) = (48.217558333, -8.4144950004, 812.25, 765.8)
+        (fix.speed, fix.track, fix.climb) = (13.9, 271.5, -0.0004)
+        (fix.eph, fix.epv, fix.ept, fix.satellitesUsed, fix.satellitesSeen) = (2.5, 4.125, 0.005, 9, 14)
+        #expect(SampleEncoder.members(.fix(fix)) == #""time":"2015-10-10T09:12:32.500Z","mode":3,"status":2,"lat":48.217558333,"lon":-8.414495000,"#
+            + #""altHAE":812.2500,"altMSL":765.8000,"speed":13.900,"track":271.5000,"climb":-0.000,"eph":2.500,"epv":4.125,"ept":0.005,"uSat":9,"nSat":14"#)
+        #expect(SampleEncoder.members(.fix(Fix())) == #""mode":0"#)
+    }
+
+    @Test func fixedPointTextMatchesTheStringForm() {
+        for value in [0, 1, -1, 0.5, -0.0004, 48.217558333, 123456.987654321, 999_999_999.5, 1e12, -3.25e-7] {
+            for decimals in 0...9 {
+                var bytes: [UInt8] = []
+                JSONText.appendFixed(value, decimals, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == JSONText.fixed(value, decimals), "\(value) at \(decimals)")
+            }
+        }
+    }
+
+    @Test func eventsAndStringsAreEscapedOnce() {
+        #expect(SampleEncoder.members(.event("gap", ["to": "b\"\\\n\u{1}", "from": "a"])) == #""type":"gap","from":"a","to":"b\"\\\n\u0001""#)
+        #expect(SampleEncoder.object([:]) == "{}")
+        #expect(SampleEncoder.members(.beacon(rssi: nil)) == "")
+        #expect(SampleEncoder.members(.sensor("pairing-1", .unknown(.manufacturer(companyID: 0xFFFF, data: [1]))))
+            == #""sensor":"pairing-1","company_id":65535,"data":"01","format":"unknown""#)
+    }
+}
