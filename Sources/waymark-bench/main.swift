@@ -44,6 +44,7 @@ do {
     }
     // `--NAME-only` runs one section of the bench.
     let sections: [String: () async throws -> BenchReport] = [
+        "--dbus-only": { var report = BenchReport(); try await DBusBench(quick: quick).run(into: &report); return report },
         "--location-only": { var report = BenchReport(); try LocationBench(quick: quick).run(into: &report); return report },
         "--upload-only": { var report = BenchReport(); try await UploadBench(quick: quick).run(into: &report); return report },
         "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
