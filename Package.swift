@@ -51,15 +51,26 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
 
-        // Composition root and the executables.
+        // What the daemon and the CLI share: configuration, the store,
+        // pairings, requirement probes, the session factory, the command line.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
-        // The Swift runtime linked in: only what the gateway uses is loaded,
-        // which saves a few MiB of resident memory on the Pi (see README).
-        .executableTarget(name: "waymark", dependencies: ["Gateway"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+        // `waymark run`: the composition root and its services.
+        .target(
+            name: "Daemon",
+            dependencies: ["Gateway", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            swiftSettings: strict
+        ),
+        // Every other command, and their output.
+        .target(
+            name: "CLI",
+            dependencies: ["Gateway", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
         .executableTarget(
             name: "waymark-bench",
             dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "Peers"],
@@ -96,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Telemetry", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Daemon", "CLI", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Telemetry", "Basics", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

@@ -1,4 +1,4 @@
-import Gateway
+import CLI
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Location
+@testable import Daemon
 @testable import Gateway
 import PeerHarness
 import Recording

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Daemon
 @testable import Gateway
 import PeerHarness
 import Recording

@@ -1,4 +1,5 @@
 import Foundation
+@testable import CLI
 @testable import Gateway
 import PeerHarness
 import Testing

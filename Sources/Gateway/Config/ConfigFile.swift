@@ -1,17 +1,17 @@
 /// The INI dialect of BlueZ's main.conf and systemd units: `[Section]`
 /// headers, `Key = value` lines, and `#` or `;` comments on lines of their own.
-struct ConfigFile {
-    struct Entry {
+package struct ConfigFile {
+    package struct Entry {
         var section: String
         var key: String
         var value: String
         var line: Int
     }
 
-    var entries: [Entry] = []
+    package var entries: [Entry] = []
 
     /// Parses `text`; `file` only names the source in errors.
-    init(text: String, file: String) throws(ConfigError) {
+    package init(text: String, file: String) throws(ConfigError) {
         var section: String?
         var number = 0
         // Lines end in LF or CRLF. Split on bytes: `\r\n` is one Character.
@@ -48,8 +48,8 @@ struct ConfigFile {
     }
 }
 
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
+package extension StringProtocol {
+    package func trimmingWhitespace() -> String {
         var start = startIndex, end = endIndex
         while start < end, self[start].isWhitespace { start = index(after: start) }
         while end > start, self[index(before: end)].isWhitespace { end = index(before: end) }
@@ -57,7 +57,7 @@ extension StringProtocol {
     }
 
     /// Quoted for a one-line error message: at most 60 characters of it.
-    var quotedForMessage: String {
+    package var quotedForMessage: String {
         count > 60 ? String(prefix(60)).debugDescription + "…" : String(self).debugDescription
     }
 }

@@ -1,22 +1,22 @@
-internal import BlueZ
-internal import Logging
-internal import Location
-internal import Session
+package import BlueZ
+package import Logging
+package import Location
+package import Session
 
 /// Every key the config file accepts: its section, its default as text, what
 /// it means, and how it is applied. The README's key table and the default
 /// config are generated from this list, so the three cannot drift apart.
-struct ConfigKey: Sendable {
-    var section: String
-    var name: String
-    var defaultText: String
-    var help: String
+package struct ConfigKey: Sendable {
+    package var section: String
+    package var name: String
+    package var defaultText: String
+    package var help: String
     /// Applies `text` to the configuration; returns why it is not valid, or nil.
-    var apply: @Sendable (inout Configuration, String) -> String?
+    package var apply: @Sendable (inout Configuration, String) -> String?
 }
 
-enum ConfigSchema {
-    static let keys: [ConfigKey] = [
+package enum ConfigSchema {
+    package static let keys: [ConfigKey] = [
         text("Session", "Issuer", "", "OIDC issuer URL (https, or http on loopback)", url: true) { $0.session.issuer = $1 },
         text("Session", "ClientId", "", "OAuth client id registered at the issuer") { $0.session.clientID = $1 },
         text("Session", "ClientSecretFile", "", "file holding the client secret, for a confidential client") { $0.session.clientSecretFile = $1 },
@@ -69,13 +69,13 @@ enum ConfigSchema {
         },
     ]
 
-    static func key(section: String, name: String) -> ConfigKey? {
+    package static func key(section: String, name: String) -> ConfigKey? {
         byName[section + "." + name]
     }
 
     private static let byName = Dictionary(keys.map { ($0.section + "." + $0.name, $0) }) { first, _ in first }
 
-    static let sections: [String] = keys.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } }
+    package static let sections: [String] = keys.reduce(into: []) { if !$0.contains($1.section) { $0.append($1.section) } }
 
     // MARK: Key builders by value type
 

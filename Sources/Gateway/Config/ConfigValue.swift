@@ -1,8 +1,8 @@
 /// Parsers for the value syntaxes the config file uses. Each returns nil for
 /// text it does not accept; the caller turns that into a located error.
-enum ConfigValue {
+package enum ConfigValue {
     /// `90`, `90s`, `500ms`, `5min`, `2h`, `1d`; a bare number is seconds.
-    static func duration(_ text: String) -> Duration? {
+    package static func duration(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         var number = text
         var scale = 1.0
@@ -16,7 +16,7 @@ enum ConfigValue {
     }
 
     /// `1048576`, `512K`, `64M`, `2G` (powers of 1024).
-    static func bytes(_ text: String) -> Int64? {
+    package static func bytes(_ text: String) -> Int64? {
         let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         if let last = text.last, let factor = units[Character(last.uppercased())] {
             guard let value = Int64(text.dropLast()), value >= 0, value <= Int64.max / factor else { return nil }
@@ -26,12 +26,12 @@ enum ConfigValue {
         return value
     }
 
-    static func integer(_ text: String, in range: ClosedRange<Int>) -> Int? {
+    package static func integer(_ text: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = Int(text), range.contains(value) else { return nil }
         return value
     }
 
-    static func boolean(_ text: String) -> Bool? {
+    package static func boolean(_ text: String) -> Bool? {
         switch text.lowercased() {
         case "true", "yes", "on", "1": true
         case "false", "no", "off", "0": false

@@ -1,10 +1,10 @@
-import FoundationEssentials
-internal import Glibc
+package import FoundationEssentials
+package import Glibc
 
-extension Configuration {
+package extension Configuration {
     /// Where the daemon and the CLI look when `--config` is not given.
     public static let defaultPath = "/etc/waymark/waymark.conf"
-    static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
 
     /// Loads the config file. A missing file at the default path means all
     /// defaults; a missing file named by the user (`explicit`) is an error.

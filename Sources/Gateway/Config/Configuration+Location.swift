@@ -1,6 +1,6 @@
-import Location
+package import Location
 
-extension Configuration.Location {
+package extension Configuration.Location {
     /// The location reader's options from `[Location]`.
-    var readerOptions: LocationOptions { LocationOptions(noDataTimeout: noDataTimeout) }
+    package var readerOptions: LocationOptions { LocationOptions(noDataTimeout: noDataTimeout) }
 }

@@ -1,7 +1,7 @@
-import Basics
+package import Basics
 public import Recording
 
-extension Configuration.Recording {
+package extension Configuration.Recording {
     /// The trip detector's options from `[Recording]`, in seconds.
     public var tripOptions: TripDetector.Options {
         TripDetector.Options(startSightings: tripStartSightings, startWindow: tripStartWindow.seconds, lostTimeout: beaconLostTimeout.seconds,
@@ -17,5 +17,5 @@ extension Configuration.Recording {
     /// report per advertiser; one lost (a collision in busy air) costs the
     /// whole cycle. Four cycles per beacon sample interval give each sample
     /// four chances.
-    var scanCycle: Duration { max(beaconInterval / 4, .milliseconds(500)) }
+    package var scanCycle: Duration { max(beaconInterval / 4, .milliseconds(500)) }
 }

@@ -1,18 +1,18 @@
-internal import Glibc
-import Logging
+package import Glibc
+package import Logging
 
 /// Reads a small secret from a file (a client secret, a bindkey): at most
 /// 4 KiB, whitespace removed, with a warning when other users can read it.
 /// The secret itself never appears in a message.
-enum SecretFile {
-    struct Problem: Error, CustomStringConvertible {
-        var path: String
-        var code: Int32
+package enum SecretFile {
+    package struct Problem: Error, CustomStringConvertible {
+        package var path: String
+        package var code: Int32
 
-        var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
+        package var description: String { "cannot read \(path): \(String(cString: strerror(code)))" }
     }
 
-    static func read(_ path: String) throws(Problem) -> String {
+    package static func read(_ path: String) throws(Problem) -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Problem(path: path, code: errno) }
         defer { close(fd) }

@@ -1,4 +1,4 @@
-import Advertisements
+package import Advertisements
 public import BlueZ
 
 /// A beacon or sensor tag the user paired, by identity rather than by
@@ -20,7 +20,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     /// BTHome encryption key (hex); never printed.
     public var bindkey: String?
 
-    enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey" }
+    package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey" }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -1,20 +1,22 @@
-import FoundationEssentials
-import Storage
+package import FoundationEssentials
+package import Storage
 
 /// Pairings kept in the gateway's store.
-struct PairingStore {
-    let database: Database
+package struct PairingStore {
+    package let database: Database
 
-    enum Failure: Error, CustomStringConvertible {
+    package init(database: Database) { self.database = database }
+
+    package enum Failure: Error, CustomStringConvertible {
         case notFound(Int64)
-        var description: String {
+        package var description: String {
             switch self {
             case .notFound(let id): "no pairing with id \(id); see waymark beacons"
             }
         }
     }
 
-    func all() throws -> [Pairing] {
+    package func all() throws -> [Pairing] {
         try database.read { connection in
             try connection.rows("SELECT id, identity, role, label, bindkey FROM pairing ORDER BY id") { row in
                 Pairing(id: row.integer(0), identity: row.text(1) ?? "", role: Pairing.Role(rawValue: row.text(2) ?? "") ?? .sensor,
@@ -26,7 +28,7 @@ struct PairingStore {
     /// Adds (or updates, for a known identity) a pairing. There is one vehicle
     /// beacon: pairing a new one replaces the old.
     @discardableResult
-    func pair(identity: String, role: Pairing.Role, label: String, bindkey: String?) throws -> Pairing {
+    package func pair(identity: String, role: Pairing.Role, label: String, bindkey: String?) throws -> Pairing {
         try database.write { connection in
             if role == .vehicle { try connection.run("DELETE FROM pairing WHERE role = 'vehicle' AND identity != ?", [.text(identity)]) }
             try connection.run("""
@@ -38,7 +40,7 @@ struct PairingStore {
         }
     }
 
-    func unpair(_ id: Int64) throws {
+    package func unpair(_ id: Int64) throws {
         try database.write { connection in
             try connection.run("DELETE FROM pairing WHERE id = ?", [.integer(id)])
             guard connection.changes == 1 else { throw Failure.notFound(id) }

@@ -1,17 +1,17 @@
-import FoundationEssentials
-import Glibc
+package import FoundationEssentials
+package import Glibc
 
 /// How an adapter is attached, from sysfs. The Raspberry Pi's built-in
 /// adapter sits on a UART (driver hci_uart_bcm) shared with Wi-Fi
 /// coexistence; under a heavy BLE scan load it drops adverts, which a USB
 /// adapter does not.
-struct AdapterBus: Sendable, Equatable {
-    var adapter: String
-    var driver: String?
-    var onUART: Bool
+package struct AdapterBus: Sendable, Equatable {
+    package var adapter: String
+    package var driver: String?
+    package var onUART: Bool
 
     /// `adapter` is a name such as hci0, or empty for the first adapter.
-    static func find(_ adapter: String, sysfs: String = "/sys") -> AdapterBus? {
+    package static func find(_ adapter: String, sysfs: String = "/sys") -> AdapterBus? {
         let base = sysfs + "/class/bluetooth"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).filter { $0.hasPrefix("hci") && !$0.contains(":") }.sorted()
         guard let name = adapter.hasPrefix("hci") ? names.first(where: { $0 == adapter }) : names.first else { return nil }

@@ -1,18 +1,20 @@
-import BlueZ
-import DBus
+package import BlueZ
+package import DBus
 
 /// Checks what the Bluetooth side of recording needs, through BlueZ.
-struct BluetoothProbe {
-    var adapter: String?
+package struct BluetoothProbe {
+    package var adapter: String?
 
-    func missing(on connection: DBusConnection?) async -> [Requirement] {
+    package init(adapter: String?) { self.adapter = adapter }
+
+    package func missing(on connection: DBusConnection?) async -> [Requirement] {
         Requirement.missing(for: await BlueZScanner<ContinuousClock>.probe(connection, adapter: adapter))
     }
 }
 
-extension Requirement {
+package extension Requirement {
     /// The requirements a scanner state says are missing.
-    static func missing(for state: BluetoothState) -> [Requirement] {
+    package static func missing(for state: BluetoothState) -> [Requirement] {
         switch state {
         case .scanning, .starting: []
         case .serviceAbsent: [.bluetoothService]

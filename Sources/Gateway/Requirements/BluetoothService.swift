@@ -1,29 +1,29 @@
-import DBus
-import FoundationEssentials
-import Glibc
+package import DBus
+package import FoundationEssentials
+package import Glibc
 
 /// Who serves `org.bluez`, and at which version: the bus says which process
 /// owns the name, its command line says which program that is, and
 /// bluetoothd says its own version.
-struct BluetoothService: Sendable, Equatable {
+package struct BluetoothService: Sendable, Equatable {
     /// The tested release is 5.66 (Debian 12); SetDiscoveryFilter's
     /// DuplicateData, which keeps adverts flowing, needs a recent BlueZ.
-    static let oldestSupported = [5, 50]
+    package static let oldestSupported = [5, 50]
 
-    var program: String
-    var pid: UInt32
+    package var program: String
+    package var pid: UInt32
     /// nil unless the program is bluetoothd.
-    var version: String?
+    package var version: String?
 
-    var isBluetoothd: Bool { program.split(separator: "/").last == "bluetoothd" }
+    package var isBluetoothd: Bool { program.split(separator: "/").last == "bluetoothd" }
 
-    var isSupported: Bool {
+    package var isSupported: Bool {
         guard let version else { return false }
         let parts = version.split(separator: ".").map { Int($0) ?? 0 }
         return parts.lexicographicallyPrecedes(Self.oldestSupported) == false
     }
 
-    static func find(on bus: DBusConnection) async -> BluetoothService? {
+    package static func find(on bus: DBusConnection) async -> BluetoothService? {
         guard let reply = try? await bus.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             method: "GetConnectionUnixProcessID", arguments: [.string("org.bluez")]),
@@ -38,7 +38,7 @@ struct BluetoothService: Sendable, Equatable {
 
     /// `bluetoothd --version` prints the bare version, such as "5.66".
     /// Spawned directly: Foundation's Process hung here inside the VM test.
-    static func version(of program: String) -> String? {
+    package static func version(of program: String) -> String? {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { return nil }
         // Close-on-exec, so that no other child holds the write end open.

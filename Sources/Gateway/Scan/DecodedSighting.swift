@@ -1,16 +1,16 @@
-import Advertisements
-import BlueZ
-import FoundationEssentials
+package import Advertisements
+package import BlueZ
+package import FoundationEssentials
 
 /// A sighting with its adverts decoded, as `scan` and `pair` show it.
-struct DecodedSighting: Encodable {
-    var time: Date
-    var address: String
-    var rssi: Int?
-    var name: String?
-    var adverts: [Advertisement]
+package struct DecodedSighting: Encodable {
+    package var time: Date
+    package var address: String
+    package var rssi: Int?
+    package var name: String?
+    package var adverts: [Advertisement]
 
-    init(_ sighting: Sighting, bindkeys: [String: [UInt8]] = [:], at time: Date = Date()) {
+    package init(_ sighting: Sighting, bindkeys: [String: [UInt8]] = [:], at time: Date = Date()) {
         self.time = time
         address = sighting.address
         rssi = sighting.rssi
@@ -23,21 +23,21 @@ struct DecodedSighting: Encodable {
     }
 
     /// The first identity any advert carries.
-    var identity: String? { adverts.lazy.compactMap(\.identity).first }
+    package var identity: String? { adverts.lazy.compactMap(\.identity).first }
 
-    var format: String {
+    package var format: String {
         let known = adverts.filter { if case .unknown = $0 { false } else { true } }
         return known.isEmpty ? (adverts.isEmpty ? "-" : "unknown") : known.map(\.format).joined(separator: "+")
     }
 
     /// The readings in a few words, for a table cell.
-    var summary: String {
+    package var summary: String {
         adverts.map(\.summary).filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
 
-extension Advertisement {
-    var summary: String {
+package extension Advertisement {
+    package var summary: String {
         func f(_ value: Double?, _ digits: Int, _ unit: String) -> String? {
             value.map { ($0 * pow10(digits)).rounded() / pow10(digits) }.map { "\($0) \(unit)" }
         }

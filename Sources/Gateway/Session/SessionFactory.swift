@@ -1,17 +1,17 @@
-import FoundationEssentials
-internal import Glibc
-import HTTP
-import Logging
-import Session
+package import FoundationEssentials
+package import Glibc
+package import HTTP
+package import Logging
+package import Session
 
 /// Builds the session manager from the config and the store: reads the client
 /// secret file, and wires URL checks and the remote wipe.
-enum SessionFactory {
-    enum Problem: Error, CustomStringConvertible {
+package enum SessionFactory {
+    package enum Problem: Error, CustomStringConvertible {
         case notConfigured(String)
         case secretFile(SecretFile.Problem)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .notConfigured(let key): "[Session] \(key) is not set in the config; login needs it"
             case .secretFile(let problem): "the client secret file: \(problem)"
@@ -19,7 +19,7 @@ enum SessionFactory {
         }
     }
 
-    static func manager(_ configuration: Configuration, store: GatewayStore) throws(Problem) -> SessionManager {
+    package static func manager(_ configuration: Configuration, store: GatewayStore) throws(Problem) -> SessionManager {
         guard let issuer = configuration.session.issuer, !issuer.isEmpty else { throw .notConfigured("Issuer") }
         guard let clientID = configuration.session.clientID, !clientID.isEmpty else { throw .notConfigured("ClientId") }
         var secret: String?

@@ -1,6 +1,6 @@
 public import FoundationEssentials
-internal import Session
-internal import Upload
+package import Session
+package import Upload
 public import Storage
 
 /// The gateway's database: schema, device identity and the event log.
@@ -8,7 +8,7 @@ public struct GatewayStore: Sendable {
     public let database: Database
 
     /// The schema, forward only. Later versions append; none is ever edited.
-    static let migrations = [
+    package static let migrations = [
         Migration(1, """
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE event (
@@ -86,9 +86,9 @@ public struct StoredEvent: Sendable, Equatable {
     public var detail: String
 }
 
-extension JSONEncoder {
+package extension JSONEncoder {
     /// Sorted keys, so stored and printed JSON is stable.
-    static var sorted: JSONEncoder {
+    package static var sorted: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

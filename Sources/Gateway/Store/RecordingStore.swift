@@ -1,14 +1,16 @@
-import FoundationEssentials
-import Recording
-import Storage
+package import FoundationEssentials
+package import Recording
+package import Storage
 
 /// What recording keeps in the store: the intended state, the heartbeat
 /// (the last time telemetry was collected, so a restart can see how long the
 /// process was dead) and the trips.
-struct RecordingStore: Sendable {
-    let database: Database
+package struct RecordingStore: Sendable {
+    package let database: Database
 
-    static let schema = """
+    package init(database: Database) { self.database = database }
+
+    package static let schema = """
         CREATE TABLE trip (
             id TEXT PRIMARY KEY,
             start REAL NOT NULL,
@@ -19,7 +21,7 @@ struct RecordingStore: Sendable {
 
     /// Each trip's positions, kept for `waymark export` after the samples
     /// themselves have been uploaded and deleted.
-    static let pointSchema = """
+    package static let pointSchema = """
         CREATE TABLE trip_point (
             trip_id TEXT NOT NULL,
             time REAL NOT NULL,
@@ -30,7 +32,7 @@ struct RecordingStore: Sendable {
         CREATE INDEX trip_point_trip ON trip_point (trip_id, time);
         """
 
-    func addPoints(_ points: [TripPoint]) throws {
+    package func addPoints(_ points: [TripPoint]) throws {
         guard !points.isEmpty else { return }
         try database.write { connection in
             let insert = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt) VALUES (?, ?, ?, ?, ?)")
@@ -40,7 +42,7 @@ struct RecordingStore: Sendable {
         }
     }
 
-    func points(of tripID: String) throws -> [TripPoint] {
+    package func points(of tripID: String) throws -> [TripPoint] {
         try database.read { connection in
             try connection.rows("SELECT trip_id, time, lat, lon, alt FROM trip_point WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
                 TripPoint(tripID: row.text(0) ?? "", time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4))
@@ -48,34 +50,34 @@ struct RecordingStore: Sendable {
         }
     }
 
-    var intent: Reconciler.Intent {
+    package var intent: Reconciler.Intent {
         get throws {
             try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'recording_intent'")?.text }
                 .flatMap(Reconciler.Intent.init(rawValue:)) ?? .disarmed
         }
     }
 
-    func setIntent(_ intent: Reconciler.Intent) throws {
+    package func setIntent(_ intent: Reconciler.Intent) throws {
         try set("recording_intent", intent.rawValue)
     }
 
-    var heartbeat: Heartbeat? {
+    package var heartbeat: Heartbeat? {
         get throws { try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'heartbeat'")?.text }.flatMap(Heartbeat.init(stored:)) }
     }
 
-    func setHeartbeat(_ heartbeat: Heartbeat) throws {
+    package func setHeartbeat(_ heartbeat: Heartbeat) throws {
         try set("heartbeat", heartbeat.stored)
     }
 
-    func tripStarted(_ id: String, at time: Double) throws {
+    package func tripStarted(_ id: String, at time: Double) throws {
         try database.write { try $0.run("INSERT OR IGNORE INTO trip (id, start) VALUES (?, ?)", [.text(id), .real(time)]) }
     }
 
-    func tripEnded(_ id: String, at time: Double, reason: String) throws {
+    package func tripEnded(_ id: String, at time: Double, reason: String) throws {
         try database.write { try $0.run("UPDATE trip SET end = ?, end_reason = ? WHERE id = ?", [.real(time), .text(reason), .text(id)]) }
     }
 
-    func trips() throws -> [StoredTrip] {
+    package func trips() throws -> [StoredTrip] {
         try database.read { connection in
             try connection.rows("SELECT id, start, end, end_reason FROM trip ORDER BY start") { row in
                 StoredTrip(id: row.text(0) ?? "", start: Date(timeIntervalSince1970: row.real(1)),

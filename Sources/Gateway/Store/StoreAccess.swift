@@ -1,11 +1,11 @@
-internal import Glibc
-import Logging
-import Storage
+package import Glibc
+package import Logging
+package import Storage
 
 /// How every command opens the store: the same checks, messages and exit
 /// codes everywhere. Commands that only read never create a store.
-enum StoreAccess {
-    enum Opened {
+package enum StoreAccess {
+    package enum Opened {
         case store(GatewayStore)
         /// There is no store yet, and the command does not create one.
         case absent
@@ -13,7 +13,7 @@ enum StoreAccess {
         case failed(ExitCode)
     }
 
-    static func open(_ invocation: Invocation, for command: String, create: Bool = true) -> Opened {
+    package static func open(_ invocation: Invocation, for command: String, create: Bool = true) -> Opened {
         let path = invocation.storePath
         guard create || Database.exists(at: path) else { return .absent }
         do {
@@ -31,7 +31,7 @@ enum StoreAccess {
     /// sysexits(3) for a store that cannot be used: 77 for permissions and
     /// ownership, 74 for a store from a newer Waymark or an I/O problem, 73
     /// when it cannot be created.
-    static func exitCode(for error: any Error) -> ExitCode {
+    package static func exitCode(for error: any Error) -> ExitCode {
         guard let error = error as? StorageError else { return .software }
         switch error {
         case .fileSystem(_, _, let code) where code == EACCES || code == EPERM: return .noPermission

@@ -1,12 +1,12 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A trip as `waymark trips` lists it.
-struct StoredTrip: Sendable, Equatable, Encodable {
-    var id: String
-    var start: Date
-    var end: Date?
-    var endReason: String?
+package struct StoredTrip: Sendable, Equatable, Encodable {
+    package var id: String
+    package var start: Date
+    package var end: Date?
+    package var endReason: String?
     /// Positions kept for export, and the track length through them.
-    var points = 0
-    var distanceMeters = 0.0
+    package var points = 0
+    package var distanceMeters = 0.0
 }

@@ -1,17 +1,17 @@
-import FoundationEssentials
-import Glibc
-import Telemetry
+package import FoundationEssentials
+package import Glibc
+package import Telemetry
 
 /// One position of a trip, as kept for export.
-struct TripPoint: Sendable, Equatable {
-    var tripID: String
-    var time: Double
-    var lat: Double
-    var lon: Double
-    var alt: Double?
+package struct TripPoint: Sendable, Equatable {
+    package var tripID: String
+    package var time: Double
+    package var lat: Double
+    package var lon: Double
+    package var alt: Double?
 
     /// Great-circle distance in metres (haversine on the WGS84 mean radius).
-    func distance(to other: TripPoint) -> Double {
+    package func distance(to other: TripPoint) -> Double {
         let radius = 6_371_008.8
         let φ1 = lat * .pi / 180, φ2 = other.lat * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (other.lon - lon) * .pi / 180
@@ -20,17 +20,17 @@ struct TripPoint: Sendable, Equatable {
     }
 }
 
-extension [TripPoint] {
+package extension [TripPoint] {
     /// The length of the track through the points in order, in metres.
-    var pathLength: Double {
+    package var pathLength: Double {
         zip(self, dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 }
 
-extension TripPoint {
+package extension TripPoint {
     /// A fix sample's position, for its trip's track, dated by the receiver's
     /// time where it sent one.
-    init?(_ sample: Sample) {
+    package init?(_ sample: Sample) {
         guard case .fix(let fix) = sample.payload, let tripID = sample.tripID, let lat = fix.lat, let lon = fix.lon else { return nil }
         self.init(tripID: tripID, time: fix.time ?? sample.time, lat: lat, lon: lon, alt: fix.altMSL)
     }

@@ -1,0 +1,289 @@
+import Gateway
+import Advertisements
+import Basics
+import Bluetooth
+import BlueZ
+import FoundationEssentials
+internal import Glibc
+import Logging
+
+/// `decode`, `scan`, `pair`, `beacons` and `unpair`.
+enum BluetoothCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "decode", summary: "Decode one advertising payload offline.", options: [
+            OptionSpec(name: "--manufacturer-data", valueName: "0xCCCC:HEX", help: "company id and payload after it"),
+            OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
+            OptionSpec(name: "--address", valueName: "AA:BB:…", help: "advertiser address (for encrypted BTHome)"),
+            OptionSpec(name: "--json", help: "one line of JSON"),
+        ] + BindkeyInput.options, run: decode),
+        CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
+            OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
+            OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
+        ], run: scan),
+        CommandSpec(name: "pair", summary: "Pair the vehicle beacon or a sensor tag, by identity.", options: [
+            OptionSpec(name: "--role", valueName: "vehicle|sensor", help: "what the device is (default vehicle)"),
+            OptionSpec(name: "--label", valueName: "TEXT", help: "a name to show"),
+            OptionSpec(name: "--ibeacon", valueName: "UUID:MAJOR:MINOR", help: "pair this iBeacon without scanning"),
+            OptionSpec(name: "--eddystone", valueName: "NAMESPACE:INSTANCE", help: "pair this Eddystone-UID without scanning"),
+            OptionSpec(name: "--address", valueName: "AA:BB:…", help: "pair by fixed address (tags that do not rotate)"),
+            OptionSpec(name: "--strongest", help: "scan and pair the strongest beacon heard"),
+            OptionSpec(name: "--within", valueName: "S", help: "how long to scan (default 10)"),
+        ] + BindkeyInput.options, run: pair),
+        CommandSpec(name: "beacons", summary: "List pairings.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
+        CommandSpec(name: "unpair", summary: "Remove a pairing.", arguments: "ID", run: unpair),
+    ]
+
+    // MARK: decode
+
+    static func decode(_ invocation: Invocation) async -> ExitCode {
+        let bindkey: [UInt8]?
+        switch BindkeyInput.read(invocation, for: "decode") {
+        case .success(let key): bindkey = key
+        case .failure(let code): return code
+        }
+        var address: [UInt8]?
+        if let text = invocation.values["--address"] {
+            guard let parsed = BluetoothAddress(text) else {
+                Log.error("decode: --address must be AA:BB:CC:DD:EE:FF, got \(text.debugDescription)")
+                return .dataError
+            }
+            address = parsed.bytes
+        }
+        let advertisement: Advertisement
+        if let text = invocation.values["--manufacturer-data"] {
+            guard let (key, bytes) = split(text), let company = UInt16(key.hasPrefix("0x") || key.hasPrefix("0X") ? String(key.dropFirst(2)) : key, radix: 16) else {
+                Log.error("decode: --manufacturer-data must be 0xCCCC:HEX, got \(text.debugDescription)")
+                return .dataError
+            }
+            advertisement = AdvertisementDecoder.decode(companyID: company, bytes)
+        } else if let text = invocation.values["--service-data"] {
+            guard let (uuid, bytes) = split(text), Self.isServiceUUID(uuid) else {
+                Log.error("decode: --service-data must be UUID:HEX with a 16-, 32- or 128-bit UUID, got \(text.debugDescription)")
+                return .dataError
+            }
+            if bindkey != nil, address == nil {
+                Log.error("decode: --bindkey needs --address: the advertiser's address is part of BTHome's nonce")
+                return .usage
+            }
+            advertisement = AdvertisementDecoder.decode(serviceUUID: uuid, bytes, bindkey: bindkey, address: address)
+        } else {
+            Log.error("decode: give --manufacturer-data or --service-data")
+            return .usage
+        }
+        let encoder = JSONEncoder.sorted
+        if !invocation.flag("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
+        print(String(decoding: (try? encoder.encode(advertisement)) ?? Data(), as: UTF8.self))
+        return .ok
+    }
+
+    /// `FCD2`, `0xFCD2`, `0000FCD2` or `0000fcd2-0000-1000-8000-00805f9b34fb`.
+    static func isServiceUUID(_ text: String) -> Bool {
+        let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
+        if [4, 8].contains(hex.count) { return hex.allSatisfy(\.isHexDigit) }
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// `KEY:HEX` → (KEY, bytes); the key itself may contain colons (`0x004C`, a UUID does not).
+    private static func split(_ text: String) -> (String, [UInt8])? {
+        guard let colon = text.lastIndex(of: ":"), let bytes = Advertisement.parseHex(text[text.index(after: colon)...]) else { return nil }
+        return (String(text[..<colon]), bytes)
+    }
+
+    // MARK: scan
+
+    static func scan(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
+        let bindkeys = PairedDevices((try? pairings(invocation)) ?? []).bindkeys
+        let session: ScanSession
+        do { session = try await ScanSession.start(configuration) } catch {
+            Log.error("\(error)")
+            return .unavailable
+        }
+        let live = isatty(STDOUT_FILENO) == 1 && !invocation.flag("--json")
+        var table = ScanTable()
+        var lastDraw = Date.distantPast
+        let encoder = JSONEncoder.sorted
+        // Milliseconds: a field test compares adverts less than a second apart.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var value = encoder.singleValueContainer()
+            try value.encode(CivilTime.iso8601(date.timeIntervalSince1970))
+        }
+        for await sighting in session.sightings(for: duration) {
+            let decoded = DecodedSighting(sighting, bindkeys: bindkeys)
+            if invocation.flag("--json") {
+                print(String(decoding: (try? encoder.encode(decoded)) ?? Data(), as: UTF8.self))
+            } else if live {
+                table.add(decoded)
+                let now = Date()
+                if now.timeIntervalSince(lastDraw) >= 0.5 {
+                    // Home, draw, clear the rest: the table stays in place.
+                    print("\u{1B}[H" + table.render(now: now) + "\u{1B}[J", terminator: "")
+                    fflush(nil)
+                    lastDraw = now
+                }
+            } else {
+                print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
+                    .joined(separator: "\t"))
+            }
+        }
+        if live { print("\u{1B}[H" + table.render(now: Date()) + "\u{1B}[J") }
+        await session.stop()
+        return .ok
+    }
+
+    // MARK: pair
+
+    static func pair(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let role = Pairing.Role(rawValue: invocation.values["--role"] ?? "vehicle") else {
+            Log.error("pair: --role must be vehicle or sensor")
+            return .usage
+        }
+        let bindkey: [UInt8]?
+        switch BindkeyInput.read(invocation, for: "pair") {
+        case .success(let key): bindkey = key
+        case .failure(let code): return code
+        }
+        var identity: String?
+        if let text = invocation.values["--ibeacon"] {
+            let parts = text.split(separator: ":")
+            guard parts.count == 3, parts[0].count == 36, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
+                Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR")
+                return .usage
+            }
+            identity = "ibeacon:\(parts[0].lowercased()):\(major):\(minor)"
+        } else if let text = invocation.values["--eddystone"] {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, parts[0].count == 20, parts[1].count == 12,
+                  Advertisement.parseHex(parts[0]) != nil, Advertisement.parseHex(parts[1]) != nil else {
+                Log.error("pair: --eddystone must be NAMESPACE:INSTANCE (20 and 12 hex digits)")
+                return .usage
+            }
+            identity = "eddystone:\(parts[0].uppercased()):\(parts[1].uppercased())"
+        } else if let text = invocation.values["--address"] {
+            guard let address = BluetoothAddress(text) else {
+                Log.error("pair: --address must be AA:BB:CC:DD:EE:FF")
+                return .usage
+            }
+            identity = "address:\(address)"
+        } else {
+            guard let within = seconds(invocation.values["--within"], default: .seconds(10)) else { return .usage }
+            identity = await chooseByScanning(configuration, within: within ?? .seconds(10), strongest: invocation.flag("--strongest"))
+            guard identity != nil else { return .unavailable }
+        }
+        guard let identity else { return .usage }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "pair") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
+        do {
+            let pairing = try PairingStore(database: store.database).pair(
+                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: bindkey.map(BindkeyInput.hex))
+            print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
+            return .ok
+        } catch {
+            Log.error("pair: \(error)")
+            return StoreAccess.exitCode(for: error)
+        }
+    }
+
+    /// Scans for `within`; returns the strongest identity, or lets the user pick.
+    private static func chooseByScanning(_ configuration: Configuration, within: Duration, strongest: Bool) async -> String? {
+        let session: ScanSession
+        do { session = try await ScanSession.start(configuration) } catch {
+            Log.error("\(error)")
+            return nil
+        }
+        var best: [String: DecodedSighting] = [:]
+        for await sighting in session.sightings(for: within) {
+            let decoded = DecodedSighting(sighting)
+            guard let identity = decoded.identity else { continue }
+            if (best[identity]?.rssi ?? -999) <= (decoded.rssi ?? -999) { best[identity] = decoded }
+        }
+        await session.stop()
+        let ranked = best.sorted { ($0.value.rssi ?? -999) > ($1.value.rssi ?? -999) }
+        guard !ranked.isEmpty else {
+            Log.error("pair: no beacon or tag with an identity was heard")
+            return nil
+        }
+        if strongest { return ranked[0].key }
+        for (index, entry) in ranked.enumerated() {
+            print("\(index + 1)) \(entry.key)  \(entry.value.rssi.map { "\($0) dBm" } ?? "")  \(entry.value.summary)")
+        }
+        print("pair which one? ", terminator: "")
+        guard let answer = readLine(), let choice = Int(answer), ranked.indices.contains(choice - 1) else {
+            Log.error("pair: no valid choice")
+            return nil
+        }
+        return ranked[choice - 1].key
+    }
+
+    // MARK: beacons, unpair
+
+    static func beacons(_ invocation: Invocation) async -> ExitCode {
+        do {
+            let list = try pairings(invocation)
+            if invocation.flag("--json") {
+                print(String(decoding: try JSONEncoder.snakeCase.encode(list), as: UTF8.self))
+            } else if list.isEmpty {
+                print("no pairings; see waymark pair --help")
+            } else {
+                for p in list { print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(p.bindkey == nil ? "" : "\tbindkey set")") }
+            }
+            return .ok
+        } catch let code as ExitCode {
+            return code
+        } catch {
+            Log.error("beacons: \(error)")
+            return StoreAccess.exitCode(for: error)
+        }
+    }
+
+    static func unpair(_ invocation: Invocation) async -> ExitCode {
+        guard invocation.arguments.count == 1, let id = Int64(invocation.arguments[0]) else {
+            Log.error("unpair: give one pairing ID (see waymark beacons)")
+            return .usage
+        }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "unpair", create: false) {
+        case .store(let opened): store = opened
+        case .absent:
+            Log.error("unpair: no pairing #\(id)")
+            return .dataError
+        case .failed(let code): return code
+        }
+        do {
+            try PairingStore(database: store.database).unpair(id)
+            print("unpaired #\(id)")
+            return .ok
+        } catch let error as PairingStore.Failure {
+            Log.error("unpair: \(error)")
+            return .dataError
+        } catch {
+            Log.error("unpair: \(error)")
+            return StoreAccess.exitCode(for: error)
+        }
+    }
+
+    private static func pairings(_ invocation: Invocation) throws -> [Pairing] {
+        switch StoreAccess.open(invocation, for: invocation.command ?? "beacons", create: false) {
+        case .store(let store): return try PairingStore(database: store.database).all()
+        case .absent: return []
+        case .failed(let code): throw code
+        }
+    }
+
+    /// nil for a malformed value (after logging); `.some(nil)` when absent without default.
+    private static func seconds(_ text: String?, default fallback: Duration?) -> Duration?? {
+        guard let text else { return .some(fallback) }
+        guard let value = ConfigValue.duration(text), value > .zero else {
+            Log.error("expected a duration in seconds, got \(text.debugDescription)")
+            return nil
+        }
+        return .some(value)
+    }
+}

@@ -1,0 +1,200 @@
+import Gateway
+import Basics
+import BlueZ
+import Bluetooth
+import DBus
+import FoundationEssentials
+internal import Glibc
+import HTTP
+import Location
+import Logging
+import Session
+import Storage
+
+/// `waymark doctor [--json]`: every requirement checked, with a fix for each
+/// failure. Exit 0 when everything passes, 1 otherwise.
+enum Doctor {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "doctor", summary: "Check Bluetooth, location, store, session, clock and network, with a fix for each failure.",
+                    options: [OptionSpec(name: "--json", help: "one JSON object")], run: run),
+    ]
+
+    struct Check: Encodable {
+        var area: String
+        var name: String
+        var ok: Bool
+        var detail: String
+        var fix: String?
+        /// Passes, with a caveat worth a look (printed as "warn").
+        var warning = false
+    }
+
+    static func run(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        var checks: [Check] = []
+        checks += await bluetooth(configuration)
+        checks += await location(configuration)
+        checks += store(invocation)
+        checks += await session(configuration, invocation)
+        checks.append(clock())
+        if invocation.flag("--json") {
+            print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": checks])) ?? Data(), as: UTF8.self))
+        } else {
+            for check in checks {
+                print("\(!check.ok ? "FAIL" : check.warning ? "warn" : "ok  ")  \(check.area): \(check.name): \(check.detail)")
+                if !check.ok || check.warning, let fix = check.fix { print("      fix: \(fix)") }
+            }
+        }
+        return checks.allSatisfy(\.ok) ? .ok : .failure
+    }
+
+    private static func bluetooth(_ configuration: Configuration) async -> [Check] {
+        let bus = try? await DBusConnection.system()
+        defer { bus?.close() }
+        let missing = await BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
+        var checks = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered].map { requirement in
+            Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
+                  detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint)
+        }
+        if let bus, let service = await BluetoothService.find(on: bus) {
+            let version = BluetoothService.oldestSupported.map(String.init).joined(separator: ".")
+            checks.append(Check(
+                area: "bluetooth", name: "bluetoothd-version", ok: !service.isBluetoothd || service.isSupported,
+                detail: service.isBluetoothd ? "bluetoothd \(service.version ?? "of unknown version") (pid \(service.pid))"
+                    : "org.bluez is served by \(service.program) (pid \(service.pid)), not bluetoothd",
+                fix: "upgrade bluez to \(version) or newer; waymark is tested with 5.66"))
+        }
+        if let attached = AdapterBus.find(configuration.bluetooth.adapter ?? "") {
+            checks.append(Check(
+                area: "bluetooth", name: "adapter-bus", ok: true,
+                detail: "\(attached.adapter) \(attached.onUART ? "is on a UART" : "is not on a UART")\(attached.driver.map { " (driver \($0))" } ?? "")",
+                fix: "the Pi's built-in UART adapter drops adverts under scan load with Wi-Fi on: plug in a USB adapter and set [Bluetooth] Adapter",
+                warning: attached.onUART))
+        }
+        checks.append(scanMode(configuration.bluetooth.scanMode))
+        let blocked = rfkillBlocked()
+        checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
+                            detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
+                            fix: "rfkill unblock bluetooth"))
+        return checks
+    }
+
+    /// The mode `run` would scan in, and what a better one would gain.
+    private static func scanMode(_ mode: ScanMode) -> Check {
+        let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode) { () throws(ManagementSocketError) in
+            try ManagementSocket.openControlChannel()
+        }
+        socket?.cancel()
+        return Check(
+            area: "bluetooth", name: "scan-mode", ok: true, detail: "\(reception.mode.rawValue): \(reception.reason)",
+            fix: "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: "
+                + "give the daemon CAP_NET_ADMIN (see the README, \"Scan modes\")",
+            warning: reception.mode != .mgmt && mode != .active)
+    }
+
+    /// Bluetooth radios blocked in software or hardware, from /sys/class/rfkill.
+    private static func rfkillBlocked() -> [String] {
+        let base = "/sys/class/rfkill"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
+        return entries.compactMap { entry in
+            func read(_ name: String) -> String {
+                (try? String(contentsOfFile: "\(base)/\(entry)/\(name)", encoding: .utf8))?.filter { !$0.isNewline } ?? ""
+            }
+            guard read("type") == "bluetooth", read("soft") == "1" || read("hard") == "1" else { return nil }
+            return read("name")
+        }
+    }
+
+    /// The best state the location reader reaches within three seconds.
+    private static func location(_ configuration: Configuration) async -> [Check] {
+        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
+        await reader.start()
+        let events = reader.events
+        let best = Task {
+            var last = LocationState.unreachable
+            for await event in events {
+                guard case .state(let current) = event else { continue }
+                last = current
+                if current == .fix { break }
+            }
+            return last
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(3))
+            await reader.stop()
+        }
+        let state = await best.value
+        timeout.cancel()
+        await reader.stop()
+        let source = configuration.location.source.description
+        return [
+            Check(area: "location", name: "reachable", ok: state != .unreachable, detail: source, fix: Requirement.location.hint),
+            Check(area: "location", name: "device", ok: state == .noFix || state == .fix, detail: state.rawValue,
+                  fix: "plug in the receiver; check dmesg and /dev/waymark-gps"),
+            Check(area: "location", name: "fix", ok: state == .fix, detail: state.rawValue, fix: "give the antenna a view of the sky"),
+        ]
+    }
+
+    private static func store(_ invocation: Invocation) -> [Check] {
+        let directory = invocation.dataDirectory
+        var info = stat()
+        let exists = stat(directory, &info) == 0
+        let privateDirectory = exists && info.st_mode & 0o077 == 0
+        let writable = access(directory, W_OK) == 0
+        var integrity = "not created yet"
+        var intact = true
+        if access(invocation.storePath, F_OK) == 0 {
+            do {
+                let store = try GatewayStore(path: invocation.storePath)
+                integrity = try store.database.read { try $0.scalar("PRAGMA quick_check")?.text } ?? "?"
+                intact = integrity == "ok"
+            } catch {
+                integrity = "\(error)"
+                intact = false
+            }
+        }
+        return [
+            Check(area: "store", name: "writable", ok: !exists || writable, detail: directory, fix: "chown waymark: \(directory)"),
+            Check(area: "store", name: "permissions", ok: !exists || privateDirectory,
+                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
+            Check(area: "store", name: "integrity", ok: intact, detail: integrity, fix: "a damaged store is moved aside at the next start"),
+        ]
+    }
+
+    private static func session(_ configuration: Configuration, _ invocation: Invocation) async -> [Check] {
+        let stored = try? GatewayStore(path: invocation.storePath)
+        let session = stored.flatMap { try? SessionStore(database: $0.database).load() }
+        let now = Date().timeIntervalSince1970
+        let identity = SessionCommands.Identity(session, now: now)
+        var checks = [
+            Check(area: "session", name: "authorized", ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in",
+                  fix: "waymark login"),
+            Check(area: "session", name: "account", ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none",
+                  fix: "waymark login (fetches the account)"),
+        ]
+        let base = session?.account?.apiBaseURL ?? configuration.backend.baseURL ?? ""
+        if base.isEmpty {
+            checks.append(Check(area: "network", name: "backend", ok: false, detail: "no backend URL", fix: "set [Backend] BaseURL"))
+        } else {
+            var request = HTTPRequest(method: "HEAD", url: base, timeout: .seconds(5))
+            request.headers = []
+            let reached: String
+            do {
+                reached = "answered \((try await HTTPClient(caFile: configuration.session.caFile).send(request)).status)"
+            } catch {
+                reached = "\(error)"
+            }
+            checks.append(Check(area: "network", name: "backend", ok: reached.hasPrefix("answered"), detail: "\(base): \(reached)",
+                                fix: "check the network, DNS, and [Session] CAFile"))
+        }
+        return checks
+    }
+
+    /// The Pi has no RTC: before NTP syncs, the clock can be years behind.
+    private static func clock() -> Check {
+        let year = CivilTime.iso8601(Date().timeIntervalSince1970).prefix(4)
+        let plausible = (Int(year) ?? 0) >= 2025
+        return Check(area: "system", name: "clock", ok: plausible, detail: "year \(year)",
+                     fix: "wait for NTP (timedatectl), or add an RTC; trip times depend on it")
+    }
+}

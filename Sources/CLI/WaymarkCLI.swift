@@ -1,0 +1,121 @@
+import Daemon
+import Gateway
+internal import CSystem
+import FoundationEssentials
+internal import Glibc
+import Logging
+
+/// The `waymark` command line: a table of subcommands and a small parser.
+public enum WaymarkCLI {
+    static let commands: [CommandSpec] = [
+        CommandSpec(name: "run", summary: "Run the gateway daemon until SIGTERM or SIGINT; SIGHUP reloads the config.") { invocation in
+            guard let configuration = loadConfiguration(invocation) else { return .config }
+            Log.threshold = configuration.logLevel
+            return await GatewayDaemon(configuration: configuration, invocation: invocation).run()
+        },
+        CommandSpec(name: "status", summary: "Show the daemon, store and requirement state.",
+                    options: [OptionSpec(name: "--json", help: "print one JSON object")]) { invocation in
+            guard loadConfiguration(invocation) != nil else { return .config }
+            let store: GatewayStore?
+            switch StoreAccess.open(invocation, for: "status", create: false) {
+            case .store(let opened): store = opened
+            case .absent: store = nil
+            case .failed(let code): return code
+            }
+            do {
+                let report = try await StatusReport.gather(invocation, store: store)
+                if invocation.flag("--json") {
+                    print(String(decoding: try JSONEncoder.snakeCase.encode(report), as: UTF8.self))
+                } else {
+                    print(report.text)
+                }
+                return .ok
+            } catch {
+                Log.error("status: \(error)")
+                return StoreAccess.exitCode(for: error)
+            }
+        },
+        CommandSpec(name: "config", summary: "Check the config file, or print a commented default one.",
+                    options: [OptionSpec(name: "--defaults", help: "print every key with its default")]) { invocation in
+            if invocation.flag("--defaults") {
+                print(Configuration.documentedDefaults, terminator: "")
+                return .ok
+            }
+            guard loadConfiguration(invocation) != nil else { return .config }
+            print("\(invocation.configPath): ok")
+            return .ok
+        },
+    ] + SessionCommands.specs + RecordingCommands.specs + EventCommands.specs + Doctor.specs + ExportCommand.specs + BluetoothCommands.specs + LocationCommands.specs + QueueCommands.specs + [
+        CommandSpec(name: "version", summary: "Print the version.") { _ in
+            print("waymark \(Waymark.version)")
+            return .ok
+        },
+    ]
+
+    /// Runs the command line and returns the process exit code.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation(parsing: arguments, commands: commands)
+        } catch {
+            Log.error("waymark: \(error)")
+            return ExitCode.usage.rawValue
+        }
+        guard let name = invocation.command, let command = commands.first(where: { $0.name == name }) else {
+            print(overview)
+            return (invocation.wantsHelp ? ExitCode.ok : ExitCode.usage).rawValue
+        }
+        if invocation.wantsHelp {
+            print(command.help, terminator: "")
+            return ExitCode.ok.rawValue
+        }
+        // These hold tokens in memory: no core dump, no ptrace by the same user.
+        if ["run", "login"].contains(name), csystem_set_undumpable() != 0 {
+            Log.warning("\(name): cannot mark the process undumpable: \(String(cString: strerror(errno)))")
+        }
+        if !command.arguments.isEmpty || invocation.arguments.isEmpty {
+            return await command.run(invocation).rawValue
+        }
+        Log.error("waymark: \(UsageError.unexpectedArgument(invocation.arguments[0]))")
+        return ExitCode.usage.rawValue
+    }
+
+    static var overview: String {
+        var text = """
+        usage: waymark [--config FILE] [--data-dir DIR] COMMAND [OPTIONS]
+
+        Waymark records vehicle trips from a BLE beacon and GPS, and uploads them.
+
+        commands:
+
+        """
+        for command in commands { text += "  " + command.name.padding(to: 10) + command.summary + "\n" }
+        text += """
+
+        global options:
+          --config FILE         config file (default \(Configuration.defaultPath))
+          --data-dir DIR        where the store lives (default /var/lib/waymark)
+          --help                help for waymark or for a command
+
+        """
+        return text
+    }
+
+    /// Loads the configuration, printing the one-line error on failure.
+    static func loadConfiguration(_ invocation: Invocation) -> Configuration? {
+        do {
+            return try Configuration.load(path: invocation.configPath, explicit: invocation.configExplicit)
+        } catch {
+            Log.error(error.description)
+            return nil
+        }
+    }
+}
+
+extension JSONEncoder {
+    static var snakeCase: JSONEncoder {
+        let encoder = sorted
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
+}

@@ -1,0 +1,54 @@
+package import Gateway
+import BlueZ
+import Upload
+import Recording
+package import DBus
+import Telemetry
+
+/// The daemon's face on the system bus: `io.waymark.Gateway1` at
+/// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.
+package enum ControlInterface {
+    package static let busName = "io.waymark.Gateway1"
+    package static let path = "/io/waymark/Gateway"
+    package static let interface = "io.waymark.Gateway1"
+
+    static func object(_ state: DaemonState) -> DBusObject {
+        DBusObject([
+            DBusInterface(interface, methods: [
+                DBusMethod("Reload") { _ in
+                    state.requestReload()
+                    return []
+                },
+                DBusMethod("Flush") { _ in
+                    state.requestFlush()
+                    return []
+                },
+                DBusMethod("Start") { _ in
+                    state.request(.armed)
+                    return []
+                },
+                DBusMethod("Stop") { _ in
+                    state.request(.disarmed)
+                    return []
+                },
+            ], properties: [
+                DBusProperty("Version", signature: "s") { .string(Waymark.version) },
+                DBusProperty("DeviceId", signature: "s") { .string(state.deviceID) },
+                DBusProperty("Requirements", signature: "as") {
+                    .array(element: "s", await state.missing.map { .string($0.rawValue) })
+                },
+                DBusProperty("StartedAt", signature: "t") { .uint64(state.startedAt) },
+                DBusProperty("Armed", signature: "b") { .bool(await state.recorder.intent == .armed) },
+                DBusProperty("Running", signature: "b") { .bool(await state.recorder.running) },
+                DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
+                DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
+                DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip ?? "") },
+                DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
+                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? state.outbox.status().depth) ?? 0)) },
+                DBusProperty("LastUpload", signature: "t") {
+                    .uint64(UInt64((try? state.outbox.status().lastSuccess) ?? 0))
+                },
+            ], signals: [DBusSignal("Event", signature: "ss")]),
+        ])
+    }
+}

@@ -1,0 +1,25 @@
+import Gateway
+import DBus
+import Lifecycle
+import Logging
+
+/// Publishes `io.waymark.Gateway1` once the state behind it is known (it
+/// starts after the controller), and takes it down first at shutdown.
+struct ControlInterfaceService: Service {
+    let name = "control interface"
+    let bus: DBusConnection
+    let state: DaemonState
+
+    func start() async {
+        do {
+            try bus.export(ControlInterface.object(state), at: ControlInterface.path)
+            try await bus.requestName(ControlInterface.busName)
+        } catch {
+            Log.warning("control interface not available on the system bus (\(error)); install the D-Bus policy from hardware/")
+        }
+    }
+
+    func run() async {
+        await waitUntilCancelled()
+    }
+}

@@ -1,0 +1,41 @@
+import Gateway
+internal import Glibc
+import Location
+import Recording
+import Upload
+
+/// What the running daemon knows, shared with its control interface.
+actor DaemonState {
+    nonisolated let deviceID: String
+    /// Seconds since 1970 at start.
+    nonisolated let startedAt: UInt64
+    /// The recorder and the queue, for the control interface's properties.
+    nonisolated let recorder: RecorderService
+    nonisolated let outbox: Outbox
+    private(set) var missing: [Requirement] = []
+    /// The location reader's latest state; nil until it has reported.
+    private(set) var location: LocationState?
+    private let wake: AsyncStream<DaemonWake>.Continuation
+
+    init(deviceID: String, recorder: RecorderService, outbox: Outbox, wake: AsyncStream<DaemonWake>.Continuation) {
+        self.deviceID = deviceID
+        self.startedAt = UInt64(time(nil))
+        self.recorder = recorder
+        self.outbox = outbox
+        self.wake = wake
+    }
+
+    func update(location state: LocationState) { location = state }
+
+    /// Stores a new requirement set and returns the one it replaced.
+    func update(missing new: [Requirement]) -> [Requirement] {
+        defer { missing = new.sorted() }
+        return missing
+    }
+
+    nonisolated func requestReload() { wake.yield(.reload) }
+
+    nonisolated func requestFlush() { wake.yield(.flush) }
+
+    nonisolated func request(_ intent: Reconciler.Intent) { wake.yield(.intent(intent)) }
+}

@@ -1,0 +1,15 @@
+import Gateway
+import Recording
+import Session
+
+/// Why the daemon's controller should look again: every input that can
+/// change what the recorder and the uplink should do.
+enum DaemonWake: Sendable {
+    case reload
+    case bluetoothChanged
+    case flush
+    case intent(Reconciler.Intent)
+    case locationChanged
+    case sleep(Bool)
+    case session(AuthorizationEvent)
+}

@@ -1,0 +1,93 @@
+package import Gateway
+package import DBus
+internal import Glibc
+import Lifecycle
+import Logging
+import Session
+import Storage
+import Upload
+
+/// `waymark run`: the composition root. It opens the store and the system
+/// bus, then runs the daemon's services in one `ServiceGroup` until SIGTERM
+/// or SIGINT, and stops them in reverse order.
+///
+/// Everything waits on events (signals, D-Bus signals, the location
+/// reader); an idle daemon makes no wake-ups of its own.
+package struct GatewayDaemon {
+    package var configuration: Configuration
+    package var invocation: Invocation
+
+    package init(configuration: Configuration, invocation: Invocation) {
+        (self.configuration, self.invocation) = (configuration, invocation)
+    }
+
+    package func run() async -> ExitCode {
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "run") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
+        if let aside = store.database.movedAside { try? store.record("storeRecovered", detail: ["moved_to": aside]) }
+        let deviceID = (try? store.deviceID) ?? ""
+        Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
+        // Caught from here on, so that a signal during start-up stops cleanly too.
+        let stop = SignalSource([SIGTERM, SIGINT])
+        let hangups = SignalSource([SIGHUP])
+        let bus: DBusConnection?
+        do {
+            bus = try await DBusConnection.system()
+        } catch {
+            Log.warning("no system bus: \(error)")
+            bus = nil
+        }
+
+        // Wakes: everything the controller reacts to, from every service.
+        let (wakes, wake) = AsyncStream.makeStream(of: DaemonWake.self)
+        let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
+            Uplink.make(configuration, store: store, deviceID: deviceID) { wake.yield(.session($0)) }
+        }
+        let uplink = UplinkHolder(makeUplink(configuration))
+        let scanner = ScannerService(bus: bus)
+        // Sightings (from the scanner) and fixes (from location) → the recorder → the outbox.
+        let recorder = RecorderService(
+            store: store, configuration: configuration, bus: bus, scanner: scanner,
+            isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
+            samplesCommitted: { count, tripEnded in await uplink.samplesCommitted(count, tripEnded: tripEnded) })
+        let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
+        let inhibitor = bus.map(SleepInhibitor.init)
+        let controller = DaemonController(
+            configuration: configuration, invocation: invocation, bus: bus, store: store, state: state,
+            uplink: uplink, inhibitor: inhibitor, wakes: wakes, wake: wake, hangups: hangups, makeUplink: makeUplink)
+
+        // In start order; they stop in reverse.
+        var services: [ServiceGroup<ContinuousClock>.Entry] = [
+            .init(UplinkService(holder: uplink)),
+            .init(LocationService(configuration.location, state: state, recorder: recorder, wake: wake)),
+        ]
+        if let bus { services.append(.init(BusWatchService(bus: bus, wake: wake), onFailure: .report)) }
+        if let inhibitor { services.append(.init(inhibitor, onFailure: .report)) }
+        services += [.init(scanner), .init(recorder), .init(controller)]
+        if let bus { services.append(.init(ControlInterfaceService(bus: bus, state: state), onFailure: .report)) }
+        services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds)))
+
+        let group = ServiceGroup(services, clock: ContinuousClock()) { event in
+            switch event {
+            case .shuttingDown(let signal): Log.notice("stopping on signal \(signal)")
+            case .failed(let name, let description): Log.error("\(name) failed: \(description)")
+            case .restarting(let name, let delay): Log.notice("\(name): restarting in \(delay)")
+            case .started(let name): Log.debug("\(name) started")
+            case .stopped(let name): Log.debug("\(name) stopped")
+            }
+        }
+        var code = ExitCode.ok
+        do { try await group.run(until: stop.stream) } catch {
+            Log.error("stopping: \(error)")
+            code = .software
+        }
+        try? store.record("stopped")
+        try? store.database.checkpoint()
+        bus?.close()
+        return code
+    }
+}

@@ -1,0 +1,36 @@
+import Gateway
+import Lifecycle
+import Location
+
+/// The location reader, watched all the time: its state is a requirement
+/// (each change wakes the controller), its fixes feed the recorder, which
+/// keeps them only while running.
+struct LocationService: Service {
+    let name = "location"
+    let reader: LocationReader<ContinuousClock>
+    let state: DaemonState
+    let recorder: RecorderService
+    let wake: AsyncStream<DaemonWake>.Continuation
+
+    init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, wake: AsyncStream<DaemonWake>.Continuation) {
+        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock())
+        (self.state, self.recorder, self.wake) = (state, recorder, wake)
+    }
+
+    func start() async {
+        await reader.start()
+    }
+
+    func run() async {
+        for await event in reader.events {
+            switch event {
+            case .state(let current):
+                await state.update(location: current)
+                wake.yield(.locationChanged)
+            case .fix(let fix):
+                await recorder.fix(fix)
+            }
+        }
+        await reader.stop()
+    }
+}

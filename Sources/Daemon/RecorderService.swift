@@ -1,0 +1,173 @@
+import Gateway
+import Basics
+import BlueZ
+import DBus
+import FoundationEssentials
+import Lifecycle
+import Location
+import Logging
+import Recording
+import Session
+import Storage
+import Telemetry
+import Upload
+
+/// Recording inside the daemon: the reconciler decides whether the runtime
+/// (a BlueZ scanner, and taking the daemon's fixes) runs; sightings of
+/// paired devices and fixes go through the trip recorder into the outbox.
+///
+/// The intent and the heartbeat live in the store, so a restart re-arms by
+/// itself and sees how long it was dead.
+///
+/// Trips, presence and gaps are timed on the boot clock (`CLOCK_BOOTTIME`),
+/// which never jumps; only samples get wall-clock times, each with its
+/// source, and unsynced ones are re-stamped once the clock is trusted.
+actor RecorderService: Service {
+    nonisolated let name = "recorder"
+    let store: GatewayStore
+    let recordings: RecordingStore
+    let outbox: Outbox
+    let configuration: Configuration
+    let bus: DBusConnection?
+    let isAuthorized: @Sendable () async -> Bool
+    /// Told about new samples and trip ends (the uploader).
+    let samplesCommitted: @Sendable (_ count: Int, _ tripEnded: Bool) async -> Void
+
+    var reconciler: Reconciler
+    var trips: TripRecorder
+    var stamper: SampleStamper
+    let scanner: ScannerService
+    /// Sightings of paired devices and fixes, while running; `run` records them.
+    private let observations: AsyncStream<Observation>
+    private let observed: AsyncStream<Observation>.Continuation
+    var timer: Task<Void, Never>?
+    var heartbeatStored = 0.0
+    /// Between logind's PrepareForSleep(true) and (false): nothing is collected.
+    var sleeping = false
+    /// A commit failed for lack of space: storage counts as missing until a reload.
+    var storageFull = false
+    var lastMissing: [Requirement] = []
+    /// The newest fix taken while running, for the control interface.
+    var lastFix: Fix?
+
+    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
+         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
+        self.store = store
+        self.scanner = scanner ?? ScannerService(bus: bus)
+        (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
+        recordings = RecordingStore(database: store.database)
+        outbox = Outbox(database: store.database)
+        stamper = SampleStamper(clock: clock, outbox: outbox)
+        self.configuration = configuration
+        self.bus = bus
+        self.isAuthorized = isAuthorized
+        self.samplesCommitted = samplesCommitted
+        let reading = clock.read()
+        let heartbeat = (try? recordings.heartbeat) ?? nil
+        reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
+                                gapThreshold: configuration.recording.gapThreshold.seconds)
+        trips = TripRecorder(trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions)
+        // A trip the last process left open goes on if the beacon is back in time.
+        if let open = ((try? recordings.trips()) ?? []).last, open.end == nil {
+            let lastSeen = heartbeat?.onBootClock(reading) ?? 0
+            let length = max(0, (heartbeat?.wall ?? open.start.timeIntervalSince1970) - open.start.timeIntervalSince1970)
+            trips.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
+            Log.notice("recording: trip \(open.id) was open at the last stop; it continues if the beacon is back within the reopen window")
+        }
+    }
+
+    /// Now on the boot clock: the timeline of trips, presence and gaps.
+    var now: Double { stamper.clock.boot() }
+
+    func storeHeartbeat(_ boot: Double) {
+        let stamped = stamper.stamp(boot)
+        try? recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID))
+    }
+
+    var running: Bool { reconciler.running }
+    var intent: Reconciler.Intent { reconciler.intent }
+
+    /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
+    func setIntent(_ intent: Reconciler.Intent, missing: [Requirement]) async {
+        do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }
+        Log.notice("recording: \(intent.rawValue)")
+        await reconcile(missing: missing)
+    }
+
+    /// Matches the runtime to the intent; at launch and whenever the system
+    /// becomes active again. Guarded by the session; never logs out.
+    func reconcile(missing: [Requirement]) async {
+        lastMissing = missing
+        let missing = storageFull ? missing + [.storage] : missing
+        // Running and awake, the gateway could collect all along, even with
+        // nothing in sight: no gap. Resume, restarts and requirements that
+        // come back are measured from the heartbeat.
+        if reconciler.running && !sleeping { reconciler.collected(at: now) }
+        reconciler.intent = (try? recordings.intent) ?? reconciler.intent
+        // Remote settings may override the gap threshold.
+        if let remote = ((try? SessionStore(database: store.database).settings()) ?? nil)?.gapThreshold {
+            reconciler.gapThreshold = remote
+        }
+        let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
+        for action in actions {
+            switch action {
+            case .startRuntime: await startRuntime()
+            case .stopRuntime: await stopRuntime()
+            case .report(let event): report(event)
+            }
+        }
+    }
+
+    nonisolated func run() async {
+        for await observation in observations where await running {
+            await observe(observation)
+        }
+        await shutdown()
+    }
+
+    private func startRuntime() async {
+        let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
+        let options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
+        let (clock, observed) = (stamper.clock, observed)
+        await scanner.scan(options) { sighting in
+            if let observation = paired.observation(sighting, at: clock.boot) { observed.yield(observation) }
+        } event: { event in
+            await self.scannerReported(event)
+        }
+        Log.notice("recording: running (\(paired.vehicles) vehicle beacon, \(paired.sensors) sensors paired)")
+    }
+
+    /// The scan mode, logged when chosen; a mode lost while running (or
+    /// regained when bluetoothd or the adapter returns) is recorded like a
+    /// lost requirement, though scanning goes on.
+    private func scannerReported(_ event: ScannerEvent) {
+        guard case .reception(let reception, let previous) = event else { return }
+        guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
+        Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
+        announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
+    }
+
+    /// The scan mode in use and why; nil while not running.
+    var scanReception: ScanReception? { get async { await scanner.reception } }
+
+    /// A fix from the daemon's location reader; recorded only while running.
+    func fix(_ fix: Fix) {
+        guard fix.mode >= 2, reconciler.running else { return }
+        let boot = now
+        // The receiver's time dates samples while the system clock is unsynced.
+        if let time = fix.time { stamper.gnss(time: time, atBoot: boot) }
+        // Trips are timed by the boot clock, as sightings are; the receiver's
+        // own time stays in the fix and dates the track's points.
+        observed.yield(.fix(fix, at: boot))
+    }
+
+    private func stopRuntime() async {
+        timer?.cancel()
+        await scanner.stop()
+        storeHeartbeat(reconciler.lastCollected ?? now)
+    }
+
+    func shutdown() async {
+        if reconciler.running { await stopRuntime() }
+    }
+}

@@ -1,0 +1,48 @@
+import Gateway
+import Basics
+import Logging
+import Recording
+import Telemetry
+import Upload
+
+/// Gives recorded samples, timed on the boot clock, their wall-clock time
+/// and its source. The first stamp from a trusted source re-stamps this
+/// boot's unsynced samples still queued.
+struct SampleStamper {
+    let clock: any SystemClock
+    let outbox: Outbox
+    private var timeBase = TimeBase()
+    /// The time source of the last samples stamped, to re-stamp once it becomes trusted.
+    private var lastSource: TimeSource?
+
+    init(clock: any SystemClock, outbox: Outbox) {
+        self.clock = clock
+        self.outbox = outbox
+    }
+
+    /// The receiver's time, which dates samples while the system clock is unsynced.
+    mutating func gnss(time: Double, atBoot boot: Double) { timeBase.gnss(time: time, atBoot: boot) }
+
+    /// The wall time of a boot-clock time, and how far to trust it.
+    func stamp(_ boot: Double) -> (time: Double, source: TimeSource, reading: ClockReading) {
+        let reading = clock.read()
+        let (time, source) = timeBase.wall(at: boot, reading)
+        return (time, source, reading)
+    }
+
+    func wall(_ boot: Double) -> Double { stamp(boot).time }
+
+    /// A recorded sample as queued.
+    mutating func sample(_ recorded: RecordedSample) -> Sample {
+        let stamped = stamp(recorded.time)
+        if stamped.source != .unsynced, lastSource != stamped.source {
+            let offset = stamped.time - recorded.time
+            if let count = try? outbox.restamp(bootID: stamped.reading.bootID, offset: offset, source: stamped.source), count > 0 {
+                Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples")
+            }
+        }
+        lastSource = stamped.source
+        return Sample(time: stamped.time, tripID: recorded.tripID, payload: recorded.payload, timeSource: stamped.source,
+                      boot: (stamped.reading.bootID, recorded.time))
+    }
+}

@@ -1,0 +1,53 @@
+import Gateway
+import BlueZ
+import DBus
+import Lifecycle
+import Logging
+
+/// BlueZ scanning, for as long as the recorder wants it: `scan` starts a
+/// scanner, `stop` ends it, and `run` hands each scanner's events to the
+/// handler given with it. Without a system bus there is nothing to scan with.
+actor ScannerService: Service {
+    nonisolated let name = "scanner"
+    let bus: DBusConnection?
+    private var scanner: BlueZScanner<ContinuousClock>?
+    private let generations: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>
+    private let nextGeneration: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>.Continuation
+
+    init(bus: DBusConnection?) {
+        self.bus = bus
+        (generations, nextGeneration) = AsyncStream.makeStream()
+    }
+
+    /// Starts scanning with `options`; sightings go to `sighting` on the
+    /// scanner's own queue, events to `event` in order.
+    func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Void, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
+        guard let bus, scanner == nil else { return }
+        let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
+        nextGeneration.yield((scanner, event))
+        do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
+        self.scanner = scanner
+    }
+
+    func stop() async {
+        guard let scanner else { return }
+        self.scanner = nil
+        let cycles = await scanner.cycles
+        Log.info("recording: scanner stopped after \(cycles.summary)")
+        await scanner.stop()
+    }
+
+    /// The scan mode in use and why; nil while not scanning.
+    var reception: ScanReception? { get async { await scanner?.reception } }
+
+    nonisolated func run() async {
+        await withTaskCancellationHandler {
+            for await (scanner, handler) in generations {
+                for await event in scanner.events { await handler(event) }
+            }
+        } onCancel: {
+            nextGeneration.finish()
+        }
+        await stop()
+    }
+}

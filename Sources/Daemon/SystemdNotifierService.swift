@@ -1,0 +1,24 @@
+import Gateway
+import Lifecycle
+
+/// Tells systemd the daemon is ready (it starts last), pings its watchdog
+/// at half of `WATCHDOG_USEC` where one is set (the one timer systemd asks
+/// for), and says it is stopping (it stops first).
+struct SystemdNotifierService: Service {
+    let name = "systemd notifier"
+    let watchdogMicroseconds: UInt64?
+
+    func start() async {
+        SystemdNotifier.notify("READY=1\nSTATUS=running")
+    }
+
+    func run() async {
+        defer { SystemdNotifier.notify("STOPPING=1") }
+        guard let watchdogMicroseconds, watchdogMicroseconds > 0 else { return await waitUntilCancelled() }
+        let period = Duration.microseconds(Int64(clamping: watchdogMicroseconds / 2))
+        while !Task.isCancelled {
+            SystemdNotifier.notify("WATCHDOG=1")
+            try? await Task.sleep(for: period)
+        }
+    }
+}

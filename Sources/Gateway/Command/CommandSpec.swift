@@ -1,0 +1,50 @@
+/// One subcommand: its name, help text, options and what it runs. The CLI is
+/// this table plus a small parser; there is no other dispatch.
+package struct CommandSpec: Sendable {
+    package var name: String
+    package var summary: String
+    /// Positional arguments as shown in the usage line, e.g. `ID`.
+    package var arguments = ""
+    package var options: [OptionSpec] = []
+    package var run: @Sendable (Invocation) async -> ExitCode
+
+    package init(name: String, summary: String, arguments: String = "", options: [OptionSpec] = [], run: @escaping @Sendable (Invocation) async -> ExitCode) {
+        (self.name, self.summary, self.arguments, self.options, self.run) = (name, summary, arguments, options, run)
+    }
+
+    package var usage: String {
+        var line = "usage: waymark [--config FILE] [--data-dir DIR] \(name)"
+        for option in options { line += " [\(option.name)\(option.valueName.map { " " + $0 } ?? "")]" }
+        if !arguments.isEmpty { line += " " + arguments }
+        return line
+    }
+
+    package var help: String {
+        var text = "\(usage)\n\n\(summary)\n"
+        if !options.isEmpty {
+            text += "\noptions:\n"
+            for option in options {
+                let head = option.name + (option.valueName.map { " " + $0 } ?? "")
+                text += "  " + head.padding(to: 22) + option.help + "\n"
+            }
+        }
+        return text
+    }
+}
+
+package struct OptionSpec: Sendable {
+    package var name: String
+    /// nil for a flag; otherwise the placeholder shown in help.
+    package var valueName: String?
+    package var help: String
+
+    package init(name: String, valueName: String? = nil, help: String) {
+        (self.name, self.valueName, self.help) = (name, valueName, help)
+    }
+}
+
+package extension String {
+    package func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,78 @@
+/// A parsed command line: the global options, then one subcommand's options
+/// and positional arguments.
+package struct Invocation: Sendable {
+    package var configPath = Configuration.defaultPath
+    /// Whether `--config` named the file (a missing one is then an error).
+    package var configExplicit = false
+    package var dataDirectory = "/var/lib/waymark"
+    package var command: String?
+    package var values: [String: String] = [:]
+    package var flags: Set<String> = []
+    package var arguments: [String] = []
+    package var wantsHelp = false
+
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    package var storePath: String { dataDirectory + "/waymark.db" }
+}
+
+package enum UsageError: Error, CustomStringConvertible {
+    case unknownCommand(String)
+    case unknownOption(String, command: String?)
+    case missingValue(String)
+    case unexpectedArgument(String)
+
+    package var description: String {
+        switch self {
+        case .unknownCommand(let name): "unknown command \(name.debugDescription); see waymark --help"
+        case .unknownOption(let name, let command): "unknown option \(name) for \(command ?? "waymark"); see waymark \(command.map { $0 + " " } ?? "")--help"
+        case .missingValue(let name): "\(name) needs a value"
+        case .unexpectedArgument(let text): "unexpected argument \(text.debugDescription)"
+        }
+    }
+}
+
+package extension Invocation {
+    /// Parses `arguments` (without the program name) against `commands`.
+    /// Global options may come before or after the subcommand.
+    package init(parsing arguments: [String], commands: [CommandSpec]) throws(UsageError) {
+        var rest = arguments[...]
+        var spec: CommandSpec?
+        while let word = rest.popFirst() {
+            let (name, inline) = Self.split(word)
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                guard let next = rest.popFirst() else { throw .missingValue(name) }
+                return next
+            }
+            switch name {
+            case "--config":
+                configPath = try value()
+                configExplicit = true
+            case "--data-dir":
+                dataDirectory = try value()
+            case "--help", "-h":
+                wantsHelp = true
+            case "--version" where spec == nil:
+                command = "version"
+            default:
+                if let spec, let option = spec.options.first(where: { $0.name == name }) {
+                    if option.valueName != nil { values[name] = try value() } else { flags.insert(name) }
+                } else if name.hasPrefix("-") && name != "-" {
+                    throw .unknownOption(name, command: spec?.name)
+                } else if spec == nil && command == nil {
+                    guard let found = commands.first(where: { $0.name == word }) else { throw .unknownCommand(word) }
+                    spec = found
+                    command = word
+                } else {
+                    self.arguments.append(word)
+                }
+            }
+        }
+    }
+
+    private static func split(_ word: String) -> (String, String?) {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+}
