@@ -42,13 +42,7 @@ public enum CivilTime {
         let (dayNumber, ms) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
         let (year, month, day) = date(days: dayNumber)
         func digits(_ value: Int, _ width: Int, then separator: UInt8) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            let value = max(0, value)
-            while divisor > 0 {
-                bytes.append(UInt8(48 + value / divisor % 10))
-                divisor /= 10
-            }
+            DecimalText.append(value, width: width, to: &bytes)
             bytes.append(separator)
         }
         digits(year, 4, then: UInt8(ascii: "-"))

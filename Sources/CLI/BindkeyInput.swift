@@ -1,6 +1,6 @@
-import Gateway
 import Advertisements
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Logging
 

@@ -1,9 +1,9 @@
-import Gateway
 import Advertisements
 import Basics
-import Bluetooth
 import BlueZ
+import Bluetooth
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Logging
 

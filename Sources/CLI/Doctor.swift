@@ -1,9 +1,9 @@
-import Gateway
 import Basics
 import BlueZ
 import Bluetooth
 import DBus
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import HTTP
 import Location

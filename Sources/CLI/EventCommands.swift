@@ -1,8 +1,8 @@
-import Daemon
-import Gateway
 import Basics
 import DBus
+import Daemon
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Location
 import Logging

@@ -1,9 +1,9 @@
-import Gateway
-import Telemetry
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Location
 import Logging
+import Telemetry
 
 /// `gps`: the live fix from the configured source, or a capture decoded offline.
 enum LocationCommands {

@@ -1,8 +1,8 @@
-import Gateway
 import Basics
 import FoundationEssentials
-import Logging
+import Gateway
 import Location
+import Logging
 import Upload
 
 /// `queue`, `queue retry-dead` and `queue flush`.

@@ -1,6 +1,6 @@
-import Gateway
 import Basics
 import FoundationEssentials
+import Gateway
 import Location
 import Logging
 import Recording

@@ -1,9 +1,9 @@
-import Gateway
 import BlueZ
 import DBus
+import Gateway
+internal import Glibc
 import Lifecycle
 import Logging
-internal import Glibc
 
 /// A scanner on the system bus for the CLI's `scan` and `pair`.
 struct ScanSession {

@@ -1,5 +1,5 @@
-import Gateway
 import FoundationEssentials
+import Gateway
 
 /// The live table `waymark scan` redraws on a terminal: one row per device
 /// (by identity when it has one, else by address), strongest first.

@@ -1,7 +1,7 @@
-import Daemon
-import Gateway
 import DBus
+import Daemon
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Lifecycle
 import Logging

@@ -1,7 +1,7 @@
-import Daemon
-import Gateway
 internal import CSystem
+import Daemon
 import FoundationEssentials
+import Gateway
 internal import Glibc
 import Logging
 

@@ -1,5 +1,5 @@
-import Gateway
 import DBus
+import Gateway
 import Lifecycle
 import Logging
 

@@ -1,9 +1,9 @@
-package import Gateway
 import BlueZ
-import Upload
+import DBus
+import Gateway
 import Recording
-package import DBus
 import Telemetry
+import Upload
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.

@@ -1,5 +1,5 @@
+import DBus
 package import Gateway
-package import DBus
 internal import Glibc
 import Lifecycle
 import Logging

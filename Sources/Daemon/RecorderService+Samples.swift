@@ -1,6 +1,6 @@
-import Gateway
 import Basics
 import DBus
+import Gateway
 import Logging
 import Recording
 import Storage

@@ -1,8 +1,8 @@
-import Gateway
 import Basics
 import BlueZ
 import DBus
 import FoundationEssentials
+import Gateway
 import Lifecycle
 import Location
 import Logging

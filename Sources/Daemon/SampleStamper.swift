@@ -1,5 +1,5 @@
-import Gateway
 import Basics
+import Gateway
 import Logging
 import Recording
 import Telemetry

@@ -1,6 +1,6 @@
-import Gateway
 import BlueZ
 import DBus
+import Gateway
 import Lifecycle
 import Logging
 

@@ -1,5 +1,5 @@
-import Gateway
 import DBus
+import Gateway
 internal import Glibc
 import Lifecycle
 import Logging

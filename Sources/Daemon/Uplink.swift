@@ -1,6 +1,6 @@
-import Gateway
 import Basics
 import FoundationEssentials
+import Gateway
 import Location
 import Logging
 import Session
@@ -24,8 +24,8 @@ actor Uplink {
     /// Told about every session event: the daemon reconciles on each.
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload = Configuration().upload,
-         settingsInterval: Duration = Configuration().backend.settingsInterval, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void = { _ in }) {
+    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload,
+         settingsInterval: Duration, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
         self.session = session
         self.store = store
         self.settingsInterval = settingsInterval

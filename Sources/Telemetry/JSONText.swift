@@ -1,3 +1,5 @@
+internal import Basics
+
 /// The pieces of JSON text that Waymark writes by hand: string literals and
 /// fixed-point numbers. One escaper for every hand-written document.
 public enum JSONText {
@@ -39,53 +41,27 @@ public enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `fixed(value, decimals)` without building a string: the
-    /// sample encoder's hot path.
+    /// Appends fixed-point text with `decimals` digits after the point;
+    /// values too large for it (never a real position) in Swift's form, and
+    /// what JSON cannot hold (NaN, infinities) as null.
     public static func appendFixed(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-        guard value.isFinite, abs(value) < 1e9 else { return bytes += fixed(value, decimals).utf8 }
+        guard value.isFinite else { return bytes += "null".utf8 }
+        guard abs(value) < 1e9 else { return bytes += "\(value)".utf8 }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int((abs(value) * scale).rounded())
         let unit = Int(scale)
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(scaled / unit, minimumCount: 1, to: &bytes)
+        DecimalText.append(scaled / unit, to: &bytes)
         guard decimals > 0 else { return }
         bytes.append(UInt8(ascii: "."))
-        appendDigits(scaled % unit, minimumCount: decimals, to: &bytes)
+        DecimalText.append(scaled % unit, width: decimals, to: &bytes)
     }
 
-    /// A non-negative integer's decimal digits, zero-padded on the left.
-    static func appendDigits(_ number: Int, minimumCount: Int, to bytes: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = number
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0 && count < buffer.count
-            while count < minimumCount && count < buffer.count {
-                buffer[count] = UInt8(ascii: "0")
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
-    }
-
-    /// Fixed-point text with `decimals` digits after the point; values too
-    /// large for it (never a real position) fall back to Swift's form, and
-    /// what JSON cannot hold (NaN, infinities) to null.
+    /// `appendFixed`'s text as a string.
     public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "null" }
-        guard abs(value) < 1e9 else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        let fraction = String(Int(scaled) - whole * Int(scale))
-        let padded = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
-        return (value < 0 ? "-" : "") + "\(whole)" + (decimals > 0 ? "." + padded : "")
+        var bytes: [UInt8] = []
+        appendFixed(value, decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

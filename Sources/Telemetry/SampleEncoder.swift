@@ -59,7 +59,7 @@ public enum SampleEncoder {
         }
         func integer(_ value: Int) {
             if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            JSONText.appendDigits(Int(clamping: value.magnitude), minimumCount: 1, to: &bytes)
+            DecimalText.append(Int(clamping: value.magnitude), to: &bytes)
         }
         func number(_ key: StaticString, _ value: Double?, _ decimals: Int) {
             guard let value else { return }

@@ -126,12 +126,9 @@ struct DBusConnectionTests {
     /// connection: exporting an object takes that lock, and under it this
     /// deadlocked.
     @Test func aSignalHandlerMayUseItsOwnConnection() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let server = try await DBusConnection.connect(address: bus.address)
-        defer { server.close() }
-        let client = try await DBusConnection.connect(address: bus.address)
-        defer { client.close() }
+        let peers = try await ServerAndClient.open()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         let (handled, handledSink) = AsyncStream.makeStream(of: Bool.self)
         let subscription = try await server.subscribe(MatchRule(interface: "io.waymark.Test1", member: "Ping")) { _ in
             let exported = (try? server.export(DBusObject([
@@ -147,12 +144,9 @@ struct DBusConnectionTests {
     }
 
     @Test func aCallWithNoReplyTimesOut() async throws {
-        let bus = try PrivateBus()
-        defer { bus.remove() }
-        let server = try await DBusConnection.connect(address: bus.address)
-        defer { server.close() }
-        let client = try await DBusConnection.connect(address: bus.address)
-        defer { client.close() }
+        let peers = try await ServerAndClient.open()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         try server.export(DBusObject([
             DBusInterface("io.waymark.Test1", methods: [
                 DBusMethod("Hang") { _ in

@@ -14,13 +14,17 @@ struct SampleEncoderTests {
         #expect(SampleEncoder.members(.fix(Fix())) == #""mode":0"#)
     }
 
-    @Test func fixedPointTextMatchesTheStringForm() {
-        for value in [0, 1, -1, 0.5, -0.0004, 48.217558333, 123456.987654321, 999_999_999.5, 1e12, -3.25e-7] {
-            for decimals in 0...9 {
-                var bytes: [UInt8] = []
-                JSONText.appendFixed(value, decimals, to: &bytes)
-                #expect(String(decoding: bytes, as: UTF8.self) == JSONText.fixed(value, decimals), "\(value) at \(decimals)")
-            }
+    @Test func fixedPointTextRoundsPadsAndKeepsTheSign() {
+        let cases: [(Double, Int, String)] = [
+            (0, 0, "0"), (0, 3, "0.000"), (1, 0, "1"), (-1, 2, "-1.00"), (0.5, 0, "1"), (-0.0004, 3, "-0.000"),
+            (2.5, 3, "2.500"), (765.8, 4, "765.8000"), (48.217558333, 9, "48.217558333"), (123456.987654321, 4, "123456.9877"),
+            (-3.25e-7, 9, "-0.000000325"), (1e12, 3, "1000000000000.0"), (.nan, 3, "null"), (.infinity, 3, "null"), (-.infinity, 0, "null"),
+        ]
+        for (value, decimals, expected) in cases {
+            #expect(JSONText.fixed(value, decimals) == expected, "\(value) at \(decimals)")
+            var bytes: [UInt8] = []
+            JSONText.appendFixed(value, decimals, to: &bytes)
+            #expect(bytes == Array(expected.utf8))
         }
     }
 

@@ -43,7 +43,7 @@ package struct OptionSpec: Sendable {
     }
 }
 
-package extension String {
+extension String {
     package func padding(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }

@@ -32,7 +32,7 @@ package enum UsageError: Error, CustomStringConvertible {
     }
 }
 
-package extension Invocation {
+extension Invocation {
     /// Parses `arguments` (without the program name) against `commands`.
     /// Global options may come before or after the subcommand.
     package init(parsing arguments: [String], commands: [CommandSpec]) throws(UsageError) {

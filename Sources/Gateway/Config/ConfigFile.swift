@@ -48,7 +48,7 @@ package struct ConfigFile {
     }
 }
 
-package extension StringProtocol {
+extension StringProtocol {
     package func trimmingWhitespace() -> String {
         var start = startIndex, end = endIndex
         while start < end, self[start].isWhitespace { start = index(after: start) }

@@ -1,7 +1,7 @@
-package import BlueZ
-package import Logging
-package import Location
-package import Session
+import BlueZ
+import Logging
+import Location
+import Session
 
 /// Every key the config file accepts: its section, its default as text, what
 /// it means, and how it is applied. The README's key table and the default

@@ -1,7 +1,7 @@
-package import FoundationEssentials
-package import Glibc
+import FoundationEssentials
+import Glibc
 
-package extension Configuration {
+extension Configuration {
     /// Where the daemon and the CLI look when `--config` is not given.
     public static let defaultPath = "/etc/waymark/waymark.conf"
     package static let maximumSize = 1 << 20

@@ -1,7 +1,7 @@
-package import Basics
+import Basics
 public import Recording
 
-package extension Configuration.Recording {
+extension Configuration.Recording {
     /// The trip detector's options from `[Recording]`, in seconds.
     public var tripOptions: TripDetector.Options {
         TripDetector.Options(startSightings: tripStartSightings, startWindow: tripStartWindow.seconds, lostTimeout: beaconLostTimeout.seconds,

@@ -1,6 +1,6 @@
 public import BlueZ
 
-package extension Configuration.Bluetooth {
+extension Configuration.Bluetooth {
     /// The scanner's options from `[Bluetooth]`, with discovery cycled every `cycle`.
     public func scannerOptions(cycle: Duration) -> ScannerOptions {
         var options = ScannerOptions(adapter: adapter, mode: scanMode, watchdog: scanWatchdog, deviceExpiry: deviceExpiry)

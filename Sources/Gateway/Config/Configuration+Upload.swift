@@ -1,6 +1,6 @@
 public import Upload
 
-package extension Configuration.Upload {
+extension Configuration.Upload {
     /// The uploader's options from `[Upload]`.
     public var options: UploadOptions {
         UploadOptions(batchCount: batchSize, batchBytes: Int(batchBytes), batchAge: batchAge, retryCap: retryCap, maxQueuedBytes: Int(maxQueueBytes))

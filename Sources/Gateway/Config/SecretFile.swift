@@ -1,5 +1,5 @@
-package import Glibc
-package import Logging
+import Glibc
+import Logging
 
 /// Reads a small secret from a file (a client secret, a bindkey): at most
 /// 4 KiB, whitespace removed, with a warning when other users can read it.

@@ -1,4 +1,4 @@
-package import Advertisements
+import Advertisements
 package import BlueZ
 package import Recording
 
@@ -26,14 +26,15 @@ package struct PairedDevices: Sendable {
     /// A paired device's sighting as an observation; nil for strangers.
     /// `clock` is read only for a paired device: strangers in busy air cost no clock reading.
     package func observation(_ sighting: Sighting, at clock: () -> Double) -> Observation? {
-        let decoded = DecodedSighting(sighting, bindkeys: bindkeys)
-        let identities = decoded.adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        // Decoded without a `DecodedSighting`, whose timestamp would read the clock for every stranger.
+        let adverts = DecodedSighting.adverts(of: sighting, bindkeys: bindkeys)
+        let identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
         guard let pairing = identities.lazy.compactMap({ byIdentity[$0] }).first else { return nil }
         switch pairing.role {
         case .vehicle:
             return .vehicle(rssi: sighting.rssi, at: clock())
         case .sensor:
-            guard let advert = decoded.adverts.first(where: { $0.identity != nil }) ?? decoded.adverts.first else { return nil }
+            guard let advert = adverts.first(where: { $0.identity != nil }) ?? adverts.first else { return nil }
             return .sensor(id: "pairing-\(pairing.id)", advert: advert, at: clock())
         }
     }

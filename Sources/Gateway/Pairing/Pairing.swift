@@ -1,4 +1,4 @@
-package import Advertisements
+import Advertisements
 public import BlueZ
 
 /// A beacon or sensor tag the user paired, by identity rather than by

@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 package import Storage
 
 /// Pairings kept in the gateway's store.

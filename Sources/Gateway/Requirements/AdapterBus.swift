@@ -1,5 +1,5 @@
-package import FoundationEssentials
-package import Glibc
+import FoundationEssentials
+import Glibc
 
 /// How an adapter is attached, from sysfs. The Raspberry Pi's built-in
 /// adapter sits on a UART (driver hci_uart_bcm) shared with Wi-Fi

@@ -12,7 +12,7 @@ package struct BluetoothProbe {
     }
 }
 
-package extension Requirement {
+extension Requirement {
     /// The requirements a scanner state says are missing.
     package static func missing(for state: BluetoothState) -> [Requirement] {
         switch state {

@@ -1,6 +1,6 @@
 package import DBus
-package import FoundationEssentials
-package import Glibc
+import FoundationEssentials
+import Glibc
 
 /// Who serves `org.bluez`, and at which version: the bus says which process
 /// owns the name, its command line says which program that is, and

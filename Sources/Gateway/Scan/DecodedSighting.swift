@@ -15,11 +15,19 @@ package struct DecodedSighting: Encodable {
         address = sighting.address
         rssi = sighting.rssi
         name = sighting.name
+        adverts = Self.adverts(of: sighting, bindkeys: bindkeys)
+    }
+
+    /// A sighting's adverts decoded, manufacturer data first, each in key
+    /// order; BTHome with the advertiser's bindkey, if it has one.
+    package static func adverts(of sighting: Sighting, bindkeys: [String: [UInt8]]) -> [Advertisement] {
+        let manufacturer = sighting.manufacturerData.sorted { $0.key < $1.key }.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
+        guard !sighting.serviceData.isEmpty else { return manufacturer }
+        let bindkey = bindkeys.isEmpty ? nil : bindkeys[sighting.address.uppercased()]
         let addressBytes = Advertisement.parseHex(sighting.address.split(separator: ":").joined())
-        adverts = sighting.manufacturerData.sorted { $0.key < $1.key }.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
-            + sighting.serviceData.sorted { $0.key < $1.key }.map {
-                AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value, bindkey: bindkeys[sighting.address.uppercased()], address: addressBytes)
-            }
+        return manufacturer + sighting.serviceData.sorted { $0.key < $1.key }.map {
+            AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value, bindkey: bindkey, address: addressBytes)
+        }
     }
 
     /// The first identity any advert carries.
@@ -36,7 +44,7 @@ package struct DecodedSighting: Encodable {
     }
 }
 
-package extension Advertisement {
+extension Advertisement {
     package var summary: String {
         func f(_ value: Double?, _ digits: Int, _ unit: String) -> String? {
             value.map { ($0 * pow10(digits)).rounded() / pow10(digits) }.map { "\($0) \(unit)" }

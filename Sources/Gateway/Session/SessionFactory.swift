@@ -1,7 +1,7 @@
-package import FoundationEssentials
-package import Glibc
-package import HTTP
-package import Logging
+import FoundationEssentials
+import Glibc
+import HTTP
+import Logging
 package import Session
 
 /// Builds the session manager from the config and the store: reads the client

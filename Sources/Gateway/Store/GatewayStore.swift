@@ -1,6 +1,6 @@
 public import FoundationEssentials
-package import Session
-package import Upload
+import Session
+import Upload
 public import Storage
 
 /// The gateway's database: schema, device identity and the event log.
@@ -86,7 +86,7 @@ public struct StoredEvent: Sendable, Equatable {
     public var detail: String
 }
 
-package extension JSONEncoder {
+extension JSONEncoder {
     /// Sorted keys, so stored and printed JSON is stable.
     package static var sorted: JSONEncoder {
         let encoder = JSONEncoder()

@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 package import Recording
 package import Storage
 

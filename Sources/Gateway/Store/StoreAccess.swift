@@ -1,6 +1,6 @@
-package import Glibc
-package import Logging
-package import Storage
+import Glibc
+import Logging
+import Storage
 
 /// How every command opens the store: the same checks, messages and exit
 /// codes everywhere. Commands that only read never create a store.

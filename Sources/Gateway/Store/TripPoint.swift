@@ -1,5 +1,5 @@
-package import FoundationEssentials
-package import Glibc
+import FoundationEssentials
+import Glibc
 package import Telemetry
 
 /// One position of a trip, as kept for export.
@@ -20,14 +20,14 @@ package struct TripPoint: Sendable, Equatable {
     }
 }
 
-package extension [TripPoint] {
+extension [TripPoint] {
     /// The length of the track through the points in order, in metres.
     package var pathLength: Double {
         zip(self, dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 }
 
-package extension TripPoint {
+extension TripPoint {
     /// A fix sample's position, for its trip's track, dated by the receiver's
     /// time where it sent one.
     package init?(_ sample: Sample) {
