@@ -8,6 +8,7 @@ extension BlueZScanner {
         generation += 1
         let mine = generation
         enter(.starting)
+        await unregisterMonitor()
         for attempt in 1...max(options.discoveryAttempts, 1) {
             // BlueZ refuses a second StartDiscovery from the same client; stopping
             // first (and ignoring "not started") makes a restart always work.
@@ -40,13 +41,14 @@ extension BlueZScanner {
     }
 
     /// The watchdog and the cache sweep, running only while scanning.
-    private func startTimers() {
+    func startTimers() {
         timers.forEach { $0.cancel() }
         timers = [
             Task { [weak self] in await self?.watchdogLoop() },
             Task { [weak self] in await self?.sweepLoop() },
-            Task { [weak self] in await self?.cycleLoop() },
         ]
+        // A monitor's scan keeps the duplicate filter off: nothing to cycle.
+        if !usesMonitor { timers.append(Task { [weak self] in await self?.cycleLoop() }) }
     }
 
     /// Every `cycle`, stops and restarts discovery: the kernel keeps the
@@ -93,6 +95,8 @@ extension BlueZScanner {
     /// Sleeps until the watchdog period after the last advert (or the last
     /// start); an advert in the meantime just moves the deadline. No advert at
     /// all: restart discovery, and if that brings none either, power-cycle.
+    /// Under a monitor, silence is normal (it hears only what it watches
+    /// for): the monitor is registered again, and the adapter left alone.
     private func watchdogLoop() async {
         let period = UInt64(options.watchdog.components.seconds) * 1_000_000_000
             + UInt64(options.watchdog.components.attoseconds / 1_000_000_000)
@@ -104,9 +108,10 @@ extension BlueZScanner {
             if advert > advertAtLastStrike { watchdogStrikes = 0 }
             advertAtLastStrike = advert
             watchdogStrikes += 1
-            if watchdogStrikes == 1 {
+            if watchdogStrikes == 1 || usesMonitor {
+                watchdogStrikes = usesMonitor ? 0 : watchdogStrikes
                 report(.watchdogFired(step: .restartDiscovery))
-                await startDiscovery(reason: "watchdog: no adverts")
+                await startScanning(reason: "watchdog: no adverts")
             } else {
                 watchdogStrikes = 0
                 report(.watchdogFired(step: .powerCycle))

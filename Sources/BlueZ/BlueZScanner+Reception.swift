@@ -1,30 +1,61 @@
 public import Bluetooth
-import DBus
+public import DBus
 
 extension BlueZScanner {
-    /// The mode the options ask for, given what the process may do.
+    /// The mode the options ask for, given what the process may do and what
+    /// bluetoothd offers (as last read).
     func choose() -> (ScanReception, ManagementSocket?) {
-        Self.choose(options.mode, managementChannel: options.managementChannel)
+        Self.choose(options.mode, managementChannel: options.managementChannel, monitorsOffered: monitorsOffered)
     }
 
     /// What `mode` comes to on this system, with the management socket when
     /// that is the choice (`doctor` asks without scanning).
+    /// `monitorsOffered`: whether the adapter has `AdvertisementMonitorManager1`.
     public static func choose(
-        _ mode: ScanMode, managementChannel: () throws(ManagementSocketError) -> ManagementSocket
+        _ mode: ScanMode, managementChannel: () throws(ManagementSocketError) -> ManagementSocket, monitorsOffered: Bool
     ) -> (ScanReception, ManagementSocket?) {
+        let asked = "ScanMode = \(mode.rawValue)"
+        let monitors = monitorsOffered ? "bluetoothd offers advertisement monitors" : Self.noMonitors
         switch mode {
         case .active:
-            return (ScanReception(mode: .active, reason: "ScanMode = active"), nil)
+            return (ScanReception(mode: .active, reason: asked), nil)
+        case .passive:
+            return monitorsOffered
+                ? (ScanReception(mode: .passive, reason: "\(asked): \(monitors)"), nil)
+                : (ScanReception(mode: .active, reason: "\(asked), but \(monitors); discovery is cycled"), nil)
         case .mgmt, .auto:
-            let asked = "ScanMode = \(mode.rawValue)"
             do {
                 let socket = try managementChannel()
-                return (ScanReception(mode: .mgmt, reason: asked + ": the kernel's management channel is readable (CAP_NET_ADMIN)"), socket)
+                let scan = monitorsOffered ? "scanning under an advertisement monitor" : "discovery cycled, as \(monitors)"
+                return (ScanReception(mode: .mgmt, reason: "\(asked): the kernel's management channel is readable (CAP_NET_ADMIN); \(scan)"), socket)
             } catch {
-                return (ScanReception(mode: .active, reason: asked + ", but \(error); adverts come over D-Bus"), nil)
+                if mode == .auto, monitorsOffered {
+                    return (ScanReception(mode: .passive, reason: "\(asked), but \(error); \(monitors)"), nil)
+                }
+                let also = mode == .auto ? " and \(monitors)" : ""
+                return (ScanReception(mode: .active, reason: "\(asked), but \(error)\(also); adverts come over D-Bus"), nil)
             }
         }
     }
+
+    static var noMonitors: String {
+        "bluetoothd offers no advertisement monitors (it needs --experimental)"
+    }
+
+    /// Whether the adapter (`wanted`, or the first) offers advertisement
+    /// monitors; false when bluetoothd cannot be asked.
+    public static func monitorsOffered(on connection: DBusConnection, adapter wanted: String?) async -> Bool {
+        guard let objects = try? await managedObjects(on: connection, timeout: .seconds(10)) else { return false }
+        return offersMonitors(adapter(in: objects, wanted: wanted).flatMap { objects[$0.0] })
+    }
+
+    /// Whether the adapter's objects include an `AdvertisementMonitorManager1` that takes `or_patterns`.
+    static func offersMonitors(_ interfaces: [String: DBusValue]?) -> Bool {
+        let types = interfaces?[monitorManager]?.stringKeyed?["SupportedMonitorTypes"]?.array ?? []
+        return types.contains { $0.string == "or_patterns" }
+    }
+
+    static var monitorManager: String { "org.bluez.AdvertisementMonitorManager1" }
 
     /// Switches advert reception to `choice`, the new path first so that
     /// nothing falls between the two.
@@ -62,19 +93,35 @@ extension BlueZScanner {
         report(.reception(new, previous: previous?.mode))
     }
 
+    /// Changes reception while running, and restarts the scan when the way
+    /// it runs (monitor or discovery) changes with it. Scanning never stops for it.
+    func fallBack(to choice: (ScanReception, ManagementSocket?)) async {
+        let monitored = usesMonitor
+        await receive(choice)
+        if usesMonitor != monitored, adapterPath != nil, state == .scanning || state == .starting {
+            await startScanning(reason: "scan mode changed")
+        }
+    }
+
     /// The management channel broke while running: adverts come over D-Bus
-    /// from now on; scanning never stops for it.
+    /// from now on.
     func managementFailed(errno: Int32) async {
         guard reception?.mode == .mgmt else { return }
         let why = errno == 0 ? "closed" : "failed with errno \(errno)"
-        await receive((ScanReception(mode: .active, reason: "the management channel \(why) while running; adverts come over D-Bus"), nil))
+        await fallBack(to: (ScanReception(mode: .active, reason: "the management channel \(why) while running; adverts come over D-Bus"), nil))
     }
 
-    /// After bluetoothd or an adapter returns: a mode lost earlier is tried again.
+    /// After bluetoothd or an adapter returns: a mode lost earlier is tried
+    /// again, and passive mode is left if bluetoothd no longer offers monitors.
+    /// The caller (re)starts the scan.
     func retryPreferredMode() async {
-        guard options.mode != .active, reception?.mode == .active else { return }
+        guard options.mode != .active else { return }
+        if reception?.mode == .passive, !monitorsOffered {
+            return await receive((ScanReception(mode: .active, reason: "\(Self.noMonitors) since it returned; discovery is cycled"), nil))
+        }
+        guard reception?.mode == .active else { return }
         let choice = choose()
-        if choice.1 != nil { await receive(choice) }
+        if choice.0.mode != .active { await receive(choice) }
     }
 
     /// Management events that were not well-formed, since start.

@@ -37,9 +37,9 @@ extension BlueZScanner {
             if !powered {
                 enter(.poweredOff)
             } else if state != .scanning {
-                await startDiscovery(reason: "adapter powered on")
+                await startScanning(reason: "adapter powered on")
             }
-        } else if changed["Discovering"]?.bool == false, state == .scanning, !cycling {
+        } else if changed["Discovering"]?.bool == false, state == .scanning, !cycling, !usesMonitor {
             // Our own cycle's stop can be announced after its start: only a
             // discovery that is still off was stopped by someone else
             // (another client, or a BlueZ hiccup).

@@ -48,6 +48,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var cycling = false
     public internal(set) var cycles = DiscoveryCycles()
     var timers: [Task<Void, Never>] = []
+    /// Whether the adapter offers advertisement monitors, as last read.
+    var monitorsOffered = false
+    /// The monitors, once exported.
+    var monitorApplication: MonitorApplication?
+    /// The adapter the monitors are registered with, while they are.
+    var monitorRegistered: String?
 
     /// Sightings go to `sightings`, an async stream. A consumer that keeps up
     /// with every advert (the recorder) can instead pass `onSighting`, which
@@ -120,9 +126,11 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 case .objects(let member, let path, let payload): await self?.objectsChanged(member: member, path: path, payload)
                 case .adapter(let path, let changed): await self?.adapterChanged(path: path, changed: changed)
                 case .managementFailed(let error): await self?.managementFailed(errno: error)
+                case .monitor(let call): await self?.monitorCalled(call)
                 }
             }
         })
+        if options.mode != .active { monitorsOffered = await Self.monitorsOffered(on: connection, adapter: options.adapter) }
         await receive(choose())
         await synchronize(reason: "start")
     }
@@ -139,6 +147,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         case adapter(path: String, [String: DBusValue])
         /// The management channel stopped working (its errno).
         case managementFailed(Int32)
+        /// bluetoothd activated or released a monitor.
+        case monitor(MonitorApplication.Call)
     }
 
     /// Stops discovery and ends both streams.
@@ -152,9 +162,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         management = nil
         tasks.removeAll()
         timers.removeAll()
-        if let adapterPath, state == .scanning {
+        if monitorRegistered != nil {
+            await unregisterMonitor()
+        } else if let adapterPath, state == .scanning {
             _ = try? await connection.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
         }
+        monitorApplication?.unexport(from: connection)
         sightingSink.finish()
         eventSink.finish()
     }
@@ -210,14 +223,17 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             return enter(.noAdapter)
         }
         adapterPath = path
+        monitorsOffered = Self.offersMonitors(objects[path])
         if reason != "start" { await retryPreferredMode() }
         management?.follow(adapterPath: path)
         guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }
-        await startDiscovery(reason: reason)
+        await startScanning(reason: reason)
     }
 
     func lose(_ new: BluetoothState) {
         adapterPath = nil
+        // Monitors go with bluetoothd or the adapter.
+        monitorRegistered = nil
         management?.follow(adapterPath: nil)
         enter(new)
     }

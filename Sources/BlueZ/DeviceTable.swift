@@ -47,6 +47,12 @@ final class DeviceTable: Sendable {
         }
     }
 
+    /// A device bluetoothd reported matching an advertisement monitor: an
+    /// advert whose data came as Device1 properties.
+    func found(_ path: String, at tick: UInt64) -> Sighting? {
+        update(path, at: tick) { _ in true }
+    }
+
     /// Applies `change`, which says whether it was an advert; only an advert
     /// moves the device's and the table's times and returns a sighting,
     /// made in place without copying the record out.

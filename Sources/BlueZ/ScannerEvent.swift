@@ -1,7 +1,8 @@
 /// Things the scanner reports besides sightings, for logs and counters.
 public enum ScannerEvent: Sendable, Equatable {
     case state(BluetoothState)
-    /// Discovery was (re)started on the adapter at `path`; `reason` says why.
+    /// Scanning (discovery, or a monitor's registration) was (re)started on
+    /// the adapter at `path`; `reason` says why.
     case discoveryStarted(adapter: String, reason: String)
     /// No advert for the watchdog period while discovery should run.
     case watchdogFired(step: WatchdogStep)

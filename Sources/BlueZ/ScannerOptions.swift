@@ -10,6 +10,9 @@ public struct ScannerOptions: Sendable {
     /// forgets which advertisers it already reported. The daemon uses a
     /// quarter of its `BeaconInterval`.
     public var cycle: Duration = .seconds(5)
+    /// What a passive scan watches for; nil for everything (`scan`, `pair`).
+    /// Unused by discovery, which always hears everything.
+    public var monitorPatterns: [MonitorPattern]?
     /// Opens the management channel (replaced by a replay in benchmarks).
     public var managementChannel: @Sendable () throws(ManagementSocketError) -> ManagementSocket = {
         () throws(ManagementSocketError) in try ManagementSocket.openControlChannel()

@@ -56,7 +56,9 @@ enum Doctor {
             Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
                   detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint)
         }
-        if let bus, let service = await BluetoothService.find(on: bus) {
+        var bluetoothd: BluetoothService?
+        if let bus { bluetoothd = await BluetoothService.find(on: bus) }
+        if let service = bluetoothd {
             let version = BluetoothService.oldestSupported.map(String.init).joined(separator: ".")
             checks.append(Check(
                 area: "bluetooth", name: "bluetoothd-version", ok: !service.isBluetoothd || service.isSupported,
@@ -71,7 +73,10 @@ enum Doctor {
                 fix: "the Pi's built-in UART adapter drops adverts under scan load with Wi-Fi on: plug in a USB adapter and set [Bluetooth] Adapter",
                 warning: attached.onUART))
         }
-        checks.append(scanMode(configuration.bluetooth.scanMode))
+        var monitors = false
+        if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
+        checks.append(advertisementMonitors(offered: monitors, bluetoothd: bluetoothd))
+        checks.append(scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors))
         let blocked = rfkillBlocked()
         checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
                             detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
@@ -79,11 +84,25 @@ enum Doctor {
         return checks
     }
 
+    /// Whether passive scanning is possible; if not, the drop-in that enables it.
+    private static func advertisementMonitors(offered: Bool, bluetoothd: BluetoothService?) -> Check {
+        let program = bluetoothd.flatMap { $0.isBluetoothd ? $0.program : nil } ?? "/usr/libexec/bluetooth/bluetoothd"
+        let directory = "/etc/systemd/system/bluetooth.service.d"
+        return Check(
+            area: "bluetooth", name: "advertisement-monitors", ok: true,
+            detail: offered ? "bluetoothd offers AdvertisementMonitorManager1: passive scanning is possible"
+                : "bluetoothd offers no AdvertisementMonitorManager1 (BlueZ 5.66 keeps it behind --experimental): no passive scanning",
+            fix: "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
+                + "sudo mkdir -p \(directory) && printf '[Service]\\nExecStart=\\nExecStart=\(program) --experimental\\n' "
+                + "| sudo tee \(directory)/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth",
+            warning: !offered)
+    }
+
     /// The mode `run` would scan in, and what a better one would gain.
-    private static func scanMode(_ mode: ScanMode) -> Check {
-        let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode) { () throws(ManagementSocketError) in
+    private static func scanMode(_ mode: ScanMode, monitorsOffered: Bool) -> Check {
+        let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode, managementChannel: { () throws(ManagementSocketError) in
             try ManagementSocket.openControlChannel()
-        }
+        }, monitorsOffered: monitorsOffered)
         socket?.cancel()
         return Check(
             area: "bluetooth", name: "scan-mode", ok: true, detail: "\(reception.mode.rawValue): \(reception.reason)",

@@ -127,7 +127,8 @@ actor RecorderService: Service {
 
     private func startRuntime() async {
         let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
-        let options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
+        var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
+        options.monitorPatterns = paired.monitorPatterns
         let (clock, observed) = (stamper.clock, observed)
         await scanner.scan(options) { sighting in
             if let observation = paired.observation(sighting, at: clock.boot) { observed.yield(observation) }

@@ -26,6 +26,19 @@ public struct BlueZTestRig: Sendable {
         try await mock.control(connection, "AddAdapter", [.string("hci0"), .string("car")])
     }
 
+    /// Gives hci0 advertisement monitors, as `bluetoothd --experimental` does.
+    public func offerMonitors() async throws {
+        try await mock.control(connection, interface: "io.waymark.BlueZMock", "OfferMonitors", [.string("hci0")])
+    }
+
+    /// BlueZ methods the mock has seen called on `path`.
+    public func calls(_ method: String, on path: String = "/org/bluez/hci0") async throws -> [DBusValue] {
+        let reply = try await connection.call(
+            destination: "org.bluez", path: path, interface: "org.freedesktop.DBus.Mock", method: "GetMethodCalls",
+            arguments: [.string(method)])
+        return reply.first?.array ?? []
+    }
+
     public func setPowered(_ on: Bool) async throws {
         _ = try await connection.call(
             destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Properties", method: "Set",

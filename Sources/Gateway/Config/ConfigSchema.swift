@@ -33,8 +33,8 @@ package enum ConfigSchema {
         },
         text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
         ConfigKey(section: "Bluetooth", name: "ScanMode", defaultText: "auto",
-                  help: "auto, active or mgmt: how adverts are heard (auto picks mgmt when the process has CAP_NET_ADMIN)") { config, text in
-            guard let mode = ScanMode(rawValue: text.lowercased()) else { return "expected auto, active or mgmt" }
+                  help: "auto, passive, active or mgmt: how adverts are heard (auto picks mgmt with CAP_NET_ADMIN, else passive where bluetoothd offers advertisement monitors, else active)") { config, text in
+            guard let mode = ScanMode(rawValue: text.lowercased()) else { return "expected auto, passive, active or mgmt" }
             config.bluetooth.scanMode = mode
             return nil
         },

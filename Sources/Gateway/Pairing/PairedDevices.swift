@@ -20,6 +20,14 @@ package struct PairedDevices: Sendable {
         }
     }
 
+    /// What a passive scan watches for; nil (everything) when an address
+    /// pairing cannot be told by its adverts' content.
+    package var monitorPatterns: [MonitorPattern]? {
+        let patterns = byIdentity.values.map(\.monitorPattern)
+        guard !patterns.contains(nil) else { return nil }
+        return Array(Set(patterns.compactMap { $0 })).sorted { $0.content.lexicographicallyPrecedes($1.content) }
+    }
+
     package var vehicles: Int { byIdentity.values.filter { $0.role == .vehicle }.count }
     package var sensors: Int { byIdentity.values.filter { $0.role == .sensor }.count }
 

@@ -14,6 +14,11 @@ from dbusmock.templates import bluez5
 
 WAYMARK_MOCK_IFACE = 'io.waymark.BlueZMock'
 PROPERTIES_IFACE = 'org.freedesktop.DBus.Properties'
+MONITOR_MANAGER_IFACE = 'org.bluez.AdvertisementMonitorManager1'
+MONITOR_IFACE = 'org.bluez.AdvertisementMonitor1'
+
+# Registered monitor applications per adapter path: (owner, root, [(monitor path, patterns)]).
+MONITORS = {}
 
 
 def load(mock, parameters):
@@ -62,6 +67,7 @@ def AddAdvertisingDevice(self, adapter, address, name, manufacturer, service, rs
     ])
     mockobject.objects['/'].EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                                        [dbus.ObjectPath(path), {bluez5.DEVICE_IFACE: properties}])
+    _report_to_monitors(path)
     return path
 
 
@@ -77,6 +83,95 @@ def Advertise(self, path, manufacturer, service, rssi):
     device.props[bluez5.DEVICE_IFACE].update(changed)
     device.EmitSignal(PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as',
                       [bluez5.DEVICE_IFACE, changed, dbus.Array([], signature='s')])
+    _report_to_monitors(path)
+
+
+@dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='o', out_signature='')
+def AdvertiseUnchanged(self, path):
+    '''An advert whose data and RSSI are what BlueZ already has: no
+    PropertiesChanged, only DeviceFound to the monitors it matches.'''
+    _report_to_monitors(path)
+
+
+@dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='s', out_signature='')
+def OfferMonitors(self, adapter):
+    '''Gives an adapter AdvertisementMonitorManager1, as bluetoothd
+    --experimental does.'''
+    mockobject.objects['/org/bluez/' + adapter].AddProperties(MONITOR_MANAGER_IFACE, {
+        'SupportedMonitorTypes': dbus.Array(['or_patterns'], signature='s', variant_level=1),
+        'SupportedFeatures': dbus.Array([], signature='s', variant_level=1),
+    })
+
+
+@dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='s', out_signature='')
+def ReleaseMonitors(self, adapter):
+    '''Drops every monitor on an adapter with Release, as bluetoothd does
+    with a monitor it cannot keep.'''
+    for owner, _, monitors in MONITORS.pop('/org/bluez/' + adapter, []):
+        for monitor, _ in monitors:
+            _call_monitor(owner, monitor, 'Release')
+
+
+@dbus.service.method(MONITOR_MANAGER_IFACE, in_signature='o', out_signature='', sender_keyword='sender')
+def RegisterMonitor(self, application, sender=None):
+    '''Reads the application's monitors as bluetoothd does (GetManagedObjects
+    on its root) and activates each or_patterns monitor.'''
+    if MONITOR_MANAGER_IFACE not in self.props:
+        raise dbus.exceptions.DBusException('no monitors here', name='org.freedesktop.DBus.Error.UnknownMethod')
+    apps = MONITORS.setdefault(self.path, [])
+    if any(owner == sender and root == application for owner, root, _ in apps):
+        raise dbus.exceptions.DBusException('already registered', name='org.bluez.Error.AlreadyExists')
+    manager = dbus.Interface(self.connection.get_object(sender, application, introspect=False), OBJECT_MANAGER_IFACE)
+    monitors = []
+    for path, interfaces in manager.GetManagedObjects().items():
+        monitor = interfaces.get(MONITOR_IFACE)
+        if monitor is None or monitor.get('Type') != 'or_patterns' or not monitor.get('Patterns'):
+            raise dbus.exceptions.DBusException(f'bad monitor {path}', name='org.bluez.Error.InvalidArguments')
+        monitors.append((str(path), [(int(t), int(o), bytes(c)) for t, o, c in monitor['Patterns']]))
+    apps.append((sender, str(application), monitors))
+    for monitor, _ in monitors:
+        _call_monitor(sender, monitor, 'Activate')
+
+
+@dbus.service.method(MONITOR_MANAGER_IFACE, in_signature='o', out_signature='', sender_keyword='sender')
+def UnregisterMonitor(self, application, sender=None):
+    '''Forgets an application and releases its monitors.'''
+    apps = MONITORS.get(self.path, [])
+    for app in [a for a in apps if a[0] == sender and a[1] == application]:
+        apps.remove(app)
+        for monitor, _ in app[2]:
+            _call_monitor(sender, monitor, 'Release')
+
+
+def _call_monitor(owner, monitor, method, *args):
+    bus = mockobject.objects['/'].connection
+    getattr(bus.get_object(owner, monitor, introspect=False), method)(
+        *args, dbus_interface=MONITOR_IFACE, ignore_reply=True)
+
+
+def _ad_structures(device):
+    '''The device's advert as (AD type, data) pairs: flags 0x06, as beacons
+    send, then its manufacturer and 16-bit service data.'''
+    props = device.props[bluez5.DEVICE_IFACE]
+    structures = [(0x01, bytes([0x06]))]
+    for company, data in props.get('ManufacturerData', {}).items():
+        structures.append((0xFF, int(company).to_bytes(2, 'little') + bytes(data)))
+    for uuid, data in props.get('ServiceData', {}).items():
+        uuid = str(uuid).lower()
+        if uuid.startswith('0000') and uuid.endswith('-0000-1000-8000-00805f9b34fb'):
+            structures.append((0x16, int(uuid[4:8], 16).to_bytes(2, 'little') + bytes(data)))
+    return structures
+
+
+def _report_to_monitors(path):
+    '''DeviceFound to every monitor one of whose patterns the advert matches,
+    as bluetoothd does for every advert while no RSSI thresholds are set.'''
+    structures = _ad_structures(mockobject.objects[path])
+    for owner, _, monitors in MONITORS.get(path.rsplit('/', 1)[0], []):
+        for monitor, patterns in monitors:
+            if any(kind == ad_type and data[offset:offset + len(content)] == content
+                   for kind, offset, content in patterns for ad_type, data in structures):
+                _call_monitor(owner, monitor, 'DeviceFound', dbus.ObjectPath(path))
 
 
 @dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='ou', out_signature='')

@@ -1,0 +1,99 @@
+import DBus
+
+extension BlueZScanner {
+    /// Whether the scan runs under an advertisement monitor rather than as
+    /// cycled discovery: in passive mode, and in mgmt mode where bluetoothd
+    /// offers monitors (the kernel then sends every advert on the channel).
+    var usesMonitor: Bool {
+        switch reception?.mode {
+        case .passive?: true
+        case .mgmt?: monitorsOffered
+        default: false
+        }
+    }
+
+    /// Starts the scan the way the mode wants it.
+    func startScanning(reason: String) async {
+        if usesMonitor { await startMonitoring(reason: reason) } else { await startDiscovery(reason: reason) }
+    }
+
+    /// Registers the monitors with the adapter. The kernel then scans
+    /// passively with the duplicate filter off for as long as they stay
+    /// registered; nothing needs cycling. A refusal falls back to discovery.
+    func startMonitoring(reason: String) async {
+        guard let adapter = adapterPath else { return }
+        generation += 1
+        let mine = generation
+        enter(.starting)
+        // A discovery of ours from an earlier active scan would keep the filter on.
+        _ = try? await adapterCall(adapter, "StopDiscovery")
+        await unregisterMonitor()
+        do {
+            let application = try exportMonitors()
+            _ = try await connection.call(
+                destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "RegisterMonitor",
+                arguments: [.objectPath(application.root)], timeout: .seconds(10))
+            monitorRegistered = adapter
+            guard mine == generation, adapter == adapterPath else { return }
+            enter(.scanning)
+            discoveryStarted = tick
+            report(.discoveryStarted(adapter: adapter, reason: reason))
+            startTimers()
+        } catch {
+            guard mine == generation else { return }
+            if error.name == .accessDenied { return lose(.accessDenied) }
+            await monitorsFailed("bluetoothd refused the advertisement monitor (\(error))")
+        }
+    }
+
+    /// Monitors stopped working (refused, or released by bluetoothd): not
+    /// tried again until bluetoothd or the adapter returns; discovery instead.
+    func monitorsFailed(_ why: String) async {
+        monitorsOffered = false
+        monitorRegistered = nil
+        if reception?.mode == .passive {
+            await receive((ScanReception(mode: .active, reason: "\(why); discovery is cycled"), nil))
+        }
+        await startDiscovery(reason: why)
+    }
+
+    /// A call from bluetoothd to a monitor, other than a device report.
+    func monitorCalled(_ call: MonitorApplication.Call) async {
+        // Release after our own UnregisterMonitor finds nothing registered.
+        guard call == .release, monitorRegistered != nil, state == .scanning || state == .starting else { return }
+        await monitorsFailed("bluetoothd released the advertisement monitor")
+    }
+
+    func unregisterMonitor() async {
+        guard let adapter = monitorRegistered, let application = monitorApplication else { return }
+        monitorRegistered = nil
+        _ = try? await connection.call(
+            destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "UnregisterMonitor",
+            arguments: [.objectPath(application.root)], timeout: .seconds(5))
+    }
+
+    /// The monitors, exported once per scanner: the paired identities'
+    /// patterns, or everything (`MonitorPattern.catchAll`).
+    private func exportMonitors() throws(DBusError) -> MonitorApplication {
+        if let monitorApplication { return monitorApplication }
+        var patterns = options.monitorPatterns ?? MonitorPattern.catchAll
+        // The kernel has room for 32 monitors in all; leave most of it to others.
+        if patterns.isEmpty || patterns.count > MonitorPattern.perMonitor * 8 { patterns = MonitorPattern.catchAll }
+        let application = MonitorApplication(patterns: patterns)
+        let (table, sink, tick, viaDBus, control) = (devices, deliver, ticker, adverts, controlSink)
+        try application.export(on: connection) { call in
+            switch call {
+            case .deviceFound(let path):
+                // In mgmt mode the same advert comes on the management channel.
+                if viaDBus.value, let sighting = table.found(path, at: tick()) { sink(sighting) }
+            case .deviceLost:
+                // Not sent without RSSI thresholds: presence is timed from the adverts.
+                break
+            case .activate, .release:
+                control?.yield(.monitor(call))
+            }
+        }
+        monitorApplication = application
+        return application
+    }
+}

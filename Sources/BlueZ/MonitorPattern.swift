@@ -1,0 +1,42 @@
+import DBus
+
+/// One pattern of an `or_patterns` advertisement monitor: `content` found at
+/// `offset` in the data of an AD structure of type `adType` (offset 0 is the
+/// first byte after the type). BlueZ accepts 1 to 31 bytes ending within 31.
+public struct MonitorPattern: Sendable, Hashable {
+    public let adType: UInt8
+    public let offset: UInt8
+    public let content: [UInt8]
+
+    /// Nil for a pattern BlueZ would refuse.
+    public init?(adType: UInt8, offset: UInt8 = 0, content: [UInt8]) {
+        guard !content.isEmpty, Int(offset) + content.count <= 31 else { return nil }
+        self.adType = adType
+        self.offset = offset
+        self.content = content
+    }
+
+    var value: DBusValue { .structure([.byte(adType), .byte(offset), .bytes(content)]) }
+
+    static let flags: UInt8 = 0x01
+    static let serviceData16: UInt8 = 0x16
+    static let manufacturerData: UInt8 = 0xFF
+
+    /// What `scan` and `pair` watch for, and what an address pairing needs:
+    /// every advert with a Flags structure (each of the 32 values its five
+    /// defined bits can take), and every advert of the formats Waymark
+    /// decodes, which beacons often send without flags. A pattern cannot
+    /// match "any content", so an advert with neither is not seen in
+    /// passive mode.
+    public static let catchAll: [MonitorPattern] =
+        (0..<32).compactMap { MonitorPattern(adType: flags, content: [UInt8($0)]) } + [
+            MonitorPattern(adType: manufacturerData, content: [0x4C, 0x00, 0x02, 0x15]),  // iBeacon
+            MonitorPattern(adType: manufacturerData, offset: 2, content: [0xBE, 0xAC]),  // AltBeacon, any company
+            MonitorPattern(adType: manufacturerData, content: [0x99, 0x04]),  // Ruuvi
+            MonitorPattern(adType: serviceData16, content: [0xAA, 0xFE]),  // Eddystone
+            MonitorPattern(adType: serviceData16, content: [0xD2, 0xFC]),  // BTHome
+        ].compactMap { $0 }
+
+    /// The kernel takes at most 16 patterns per monitor: one monitor object per 16.
+    static let perMonitor = 16
+}

@@ -1,0 +1,131 @@
+import Advertisements
+import Bluetooth
+import BlueZ
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+/// Passive scanning against python-dbusmock's BlueZ, extended with
+/// AdvertisementMonitorManager1 as `bluetoothd --experimental` offers it.
+@Suite(.serialized)
+struct PassiveScanTests {
+    /// The pattern the car's iBeacon (BlueZScannerTests.ibeacon) is watched with.
+    static let beacon = MonitorPattern(
+        adType: 0xFF, content: [0x4C, 0x00, 0x02, 0x15] + Advertisement.parseHex("e2c56db5dffb48d2b060d0f5a71096e000640000")!)!
+
+    private func options(_ mode: ScanMode) -> ScannerOptions {
+        var options = ScannerOptions.documented
+        options.mode = mode
+        options.managementChannel = { () throws(ManagementSocketError) in throw .notPermitted }
+        options.monitorPatterns = [Self.beacon]
+        return options
+    }
+
+    @Test func autoScansUnderAMonitorWhenBluetoothdOffersOneAndHearsEveryMatchingAdvertWithoutDiscovery() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let clock = TestClock()
+        let scanner = BlueZScanner(connection: rig.connection, options: options(.auto), clock: clock)
+        let sightings = scanner.sightings
+        try await scanner.start()
+        let reception = try #require(await scanner.reception)
+        #expect(reception.mode == .passive)
+        #expect(reception.reason == "ScanMode = auto, but \(ManagementSocketError.notPermitted); bluetoothd offers advertisement monitors")
+        #expect(await scanner.state == .scanning)
+        #expect(try await rig.calls("RegisterMonitor", on: "/").count == 1)
+
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [BlueZScannerTests.ibeacon])
+        _ = try await sightings.nextMatching(within: .seconds(20)) { $0.address == "C0:FF:EE:00:00:01" }
+        // An advert bluetoothd has nothing new for sends no PropertiesChanged:
+        // only the monitor's DeviceFound says the beacon is still there.
+        for round in 1...3 {
+            try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "AdvertiseUnchanged",
+                                       [.objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01")])
+            let heard = try await sightings.next(within: .seconds(20), "DeviceFound \(round)")
+            #expect(heard.address == "C0:FF:EE:00:00:01" && heard.manufacturerData[0x004C] != nil)
+        }
+
+        // Nothing to cycle: the kernel keeps the duplicate filter off under a monitor.
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(30))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await rig.calls("StartDiscovery").isEmpty)
+        #expect(await scanner.cycles.count == 0)
+
+        await scanner.stop()
+        #expect(try await rig.calls("UnregisterMonitor", on: "/").count == 1)
+    }
+
+    @Test func theMonitorCarriesThePatternsAndNoRSSIThresholds() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        var options = options(.passive)
+        options.monitorPatterns = nil
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        try await scanner.start()
+        #expect(await scanner.reception == ScanReception(mode: .passive, reason: "ScanMode = passive: bluetoothd offers advertisement monitors"))
+
+        // Read back as bluetoothd reads it: GetManagedObjects on the registered root.
+        let registered = try #require(try await rig.calls("RegisterMonitor", on: "/").first?.fields?[1].array?.first?.string)
+        let owner = rig.connection.uniqueName
+        let reply = try await rig.connection.call(
+            destination: owner, path: registered, interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        let monitors = try #require(reply.first?.entries).compactMap { $0.value.stringKeyed?["org.bluez.AdvertisementMonitor1"]?.stringKeyed }
+        // The catch-all: 37 patterns, at most 16 to a monitor as the kernel allows.
+        #expect(monitors.count == 3)
+        #expect(monitors.map { $0["Patterns"]?.array?.count ?? 0 } == [16, 16, 5])
+        #expect(monitors.allSatisfy { $0["Type"]?.string == "or_patterns" && $0.keys.allSatisfy { !$0.hasPrefix("RSSI") } })
+        await scanner.stop()
+    }
+
+    @Test func bluetoothdBackWithoutMonitorsFallsBackToCycledDiscoveryAndSaysSo() async throws {
+        var rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
+        let events = scanner.events
+        try await scanner.start()
+        #expect(await scanner.reception?.mode == .passive)
+
+        // bluetoothd restarted without --experimental.
+        rig.mock.process.stop()
+        try await rig.restartMock()
+        try await rig.addAdapter()
+        let changed = try await events.nextMatching(within: .seconds(20)) { if case .reception(_, .passive?) = $0 { true } else { false } }
+        guard case .reception(let reception, _) = changed else { return }
+        #expect(reception.mode == .active)
+        #expect(reception.reason.contains("offers no advertisement monitors"))
+        let restarted = rig
+        try await withDeadline(.seconds(20), "discovery started") {
+            while try await !restarted.isDiscovering() { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [BlueZScannerTests.ruuvi])
+        #expect(try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address == "C0:FF:EE:00:00:02" }.rssi == -60)
+        await scanner.stop()
+    }
+
+    @Test func aMonitorReleasedByBluetoothdFallsBackToDiscoveryWithoutAGapInScanning() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
+        let events = scanner.events
+        try await scanner.start()
+        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "ReleaseMonitors", [.string("hci0")])
+        let changed = try await events.nextMatching(within: .seconds(20)) { if case .reception(_, .passive?) = $0 { true } else { false } }
+        guard case .reception(let reception, _) = changed else { return }
+        #expect(reception == ScanReception(mode: .active, reason: "bluetoothd released the advertisement monitor; discovery is cycled"))
+        try await withDeadline(.seconds(20), "discovery started") {
+            while try await !rig.isDiscovering() { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(await scanner.state == .scanning)
+        await scanner.stop()
+    }
+}
