@@ -30,10 +30,12 @@ extension BlueZScanner {
         await unregisterMonitor()
         do {
             let application = try exportMonitors()
+            // Set before the call: bluetoothd may release a monitor it refuses
+            // before it answers, and that must count.
+            monitorRegistered = adapter
             _ = try await connection.call(
                 destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "RegisterMonitor",
                 arguments: [.objectPath(application.root)], timeout: .seconds(10))
-            monitorRegistered = adapter
             guard mine == generation, adapter == adapterPath else { return }
             enter(.scanning)
             discoveryStarted = tick
@@ -41,6 +43,7 @@ extension BlueZScanner {
             startTimers()
         } catch {
             guard mine == generation else { return }
+            monitorRegistered = nil
             if error.name == .accessDenied { return lose(.accessDenied) }
             await monitorsFailed("bluetoothd refused the advertisement monitor (\(error))")
         }
@@ -50,7 +53,8 @@ extension BlueZScanner {
     /// tried again until bluetoothd or the adapter returns; discovery instead.
     func monitorsFailed(_ why: String) async {
         monitorsOffered = false
-        monitorRegistered = nil
+        // bluetoothd keeps the application registered after releasing its monitors.
+        await unregisterMonitor()
         if reception?.mode == .passive {
             await receive((ScanReception(mode: .active, reason: "\(why); discovery is cycled"), nil))
         }
@@ -78,7 +82,7 @@ extension BlueZScanner {
         if let monitorApplication { return monitorApplication }
         var patterns = options.monitorPatterns ?? MonitorPattern.catchAll
         // The kernel has room for 32 monitors in all; leave most of it to others.
-        if patterns.isEmpty || patterns.count > MonitorPattern.perMonitor * 8 { patterns = MonitorPattern.catchAll }
+        if patterns.isEmpty || patterns.count > MonitorPattern.catchAll.count { patterns = MonitorPattern.catchAll }
         let application = MonitorApplication(patterns: patterns)
         let (table, sink, tick, viaDBus, control) = (devices, deliver, ticker, adverts, controlSink)
         try application.export(on: connection) { call in

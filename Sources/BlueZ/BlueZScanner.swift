@@ -20,7 +20,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     let clock: C
 
     let devices: DeviceTable
-    var adapterPath: String?
+    /// The adapter scanned with; only its devices are tracked and reported.
+    var adapterPath: String? {
+        didSet { if adapterPath != oldValue { devices.follow(adapter: adapterPath) } }
+    }
     private(set) public var state: BluetoothState = .starting
     /// Origin of the table's ticks, on the injected clock.
     let origin: C.Instant
@@ -210,6 +213,11 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         } catch {
             return lose(Self.state(for: error))
         }
+        guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter) else {
+            adapterPath = nil
+            return enter(.noAdapter)
+        }
+        adapterPath = path
         let now = tick
         // Cached devices are tracked (for expiry) but not reported: BlueZ's
         // cache says nothing about what is in range now.
@@ -218,11 +226,6 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 devices.update(path, with: device, at: now, advert: false)
             }
         }
-        guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter) else {
-            adapterPath = nil
-            return enter(.noAdapter)
-        }
-        adapterPath = path
         monitorsOffered = Self.offersMonitors(objects[path])
         if reason != "start" { await retryPreferredMode() }
         management?.follow(adapterPath: path)

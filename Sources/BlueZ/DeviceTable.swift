@@ -8,6 +8,8 @@ final class DeviceTable: Sendable {
         var devices: [String: DeviceRecord] = [:]
         /// When the last advert arrived, in the scanner's ticks.
         var lastAdvert: UInt64 = 0
+        /// `/org/bluez/hci0/`: devices of other adapters are another scan's.
+        var prefix: String?
     }
 
     private let state = Mutex(State())
@@ -16,6 +18,14 @@ final class DeviceTable: Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     var count: Int { state.withLock { $0.devices.count } }
+
+    /// Tracks only the devices under the adapter at `path` from now on (none for nil).
+    func follow(adapter path: String?) {
+        state.withLock { state in
+            state.prefix = path.map { $0 + "/" }
+            state.devices = state.devices.filter { state.prefix.map($0.key.hasPrefix) ?? false }
+        }
+    }
     var lastAdvert: UInt64 { state.withLock { $0.lastAdvert } }
 
     /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the device as a sighting.
@@ -39,7 +49,7 @@ final class DeviceTable: Sendable {
     /// paired, or nil for a path that names no device.
     func seen(_ path: String, at tick: UInt64) -> Bool? {
         state.withLock { state in
-            guard let index = Self.index(of: path, in: &state.devices, capacity: capacity, tick: tick) else { return nil }
+            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return nil }
             // In place, without copying the record out: this runs for every advert.
             state.devices.values[index].lastSeen = tick
             state.lastAdvert = tick
@@ -58,7 +68,7 @@ final class DeviceTable: Sendable {
     /// made in place without copying the record out.
     private func update(_ path: String, at tick: UInt64, _ change: (inout DeviceRecord) -> Bool) -> Sighting? {
         state.withLock { state in
-            guard let index = Self.index(of: path, in: &state.devices, capacity: capacity, tick: tick) else { return nil }
+            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return nil }
             // Updated in place: no copy of the record.
             guard change(&state.devices.values[index]) else { return nil }
             state.devices.values[index].lastSeen = tick
@@ -68,15 +78,16 @@ final class DeviceTable: Sendable {
     }
 
     /// Where `path`'s record is, made first if it is new (nil for a path
-    /// that names no device); one hash lookup for a known device.
+    /// that names no device of the followed adapter); one hash lookup for a
+    /// known device.
     private static func index(
-        of path: String, in devices: inout [String: DeviceRecord], capacity: Int, tick: UInt64
+        of path: String, in state: inout State, capacity: Int, tick: UInt64
     ) -> Dictionary<String, DeviceRecord>.Index? {
-        if let index = devices.index(forKey: path) { return index }
-        guard let address = DeviceRecord.address(fromPath: path) else { return nil }
-        if devices.count >= capacity { evict(&devices, capacity) }
-        devices[path] = DeviceRecord(address: address, lastSeen: tick)
-        return devices.index(forKey: path)
+        if let index = state.devices.index(forKey: path) { return index }
+        guard let prefix = state.prefix, path.hasPrefix(prefix), let address = DeviceRecord.address(fromPath: path) else { return nil }
+        if state.devices.count >= capacity { evict(&state.devices, capacity) }
+        state.devices[path] = DeviceRecord(address: address, lastSeen: tick)
+        return state.devices.index(forKey: path)
     }
 
     func remove(_ path: String) {

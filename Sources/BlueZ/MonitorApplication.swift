@@ -4,7 +4,8 @@ import Synchronization
 /// What the scanner exports for passive scanning: an ObjectManager at
 /// `root`, which bluetoothd reads when the root is registered with
 /// `AdvertisementMonitorManager1.RegisterMonitor`, and under it one
-/// `AdvertisementMonitor1` of type `or_patterns` per 16 patterns.
+/// `AdvertisementMonitor1` of type `or_patterns` per 7 patterns
+/// (`MonitorPattern.perMonitor`).
 ///
 /// No RSSI thresholds or timeouts are exported. BlueZ then calls
 /// `DeviceFound` for every advert that matches and never `DeviceLost`, so a

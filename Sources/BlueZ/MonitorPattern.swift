@@ -16,7 +16,8 @@ public struct MonitorPattern: Sendable, Hashable {
         self.content = content
     }
 
-    var value: DBusValue { .structure([.byte(adType), .byte(offset), .bytes(content)]) }
+    /// `(yyay)`: start position, AD type, content, in that order.
+    var value: DBusValue { .structure([.byte(offset), .byte(adType), .bytes(content)]) }
 
     static let flags: UInt8 = 0x01
     static let serviceData16: UInt8 = 0x16
@@ -37,6 +38,10 @@ public struct MonitorPattern: Sendable, Hashable {
             MonitorPattern(adType: serviceData16, content: [0xD2, 0xFC]),  // BTHome
         ].compactMap { $0 }
 
-    /// The kernel takes at most 16 patterns per monitor: one monitor object per 16.
-    static let perMonitor = 16
+    /// Patterns per monitor object. The kernel takes 16, but bluetoothd
+    /// (5.66, and master as of late 2026) sizes its Add Adv Patterns Monitor
+    /// command in a `uint8_t`: 1 + 34 bytes per pattern, which wraps at 8
+    /// patterns and overflows its heap (seen in the VM: bluetoothd aborts
+    /// with "free(): invalid next size"). Seven fit.
+    static let perMonitor = 7
 }

@@ -43,9 +43,11 @@ struct RealBlueZTests {
         try (config + """
 
             [Bluetooth]
-            # hci0 advertises; hci2 scans. The emulated controller reports an
-            # advertiser once per scan: discovery cycling brings it back.
+            # hci0 advertises once; hci2 scans. The emulated controller reports
+            # an advertiser once per scan: discovery cycling brings it back.
+            # Active mode is asked for, since bluetoothd offers monitors here.
             Adapter = hci2
+            ScanMode = active
 
             [Recording]
             TripStartWindow = 60s
@@ -57,9 +59,11 @@ struct RealBlueZTests {
             """).write(toFile: job.file("waymark.conf"), atomically: true, encoding: .utf8)
         // Busy air: the shipped defaults, but for the adapter, a silent
         // receiver, and shorter loss and reopen times.
-        for (name, adapter, shortened) in [("busy-active", "hci2", true), ("busy-mgmt", "hci3", true),
-                                           ("scan-active", "hci4", false), ("scan-mgmt", "hci5", false)] {
-            try (config + "\n[Bluetooth]\nAdapter = \(adapter)\n\n[Location]\nSource = nmea:///run/waymark-gps\n"
+        // Active mode is asked for; auto picks mgmt with CAP_NET_ADMIN, else passive.
+        for (name, adapter, shortened) in [("busy-active", "hci2", true), ("busy-mgmt", "hci3", true), ("busy-passive", "hci6", true),
+                                           ("scan-active", "hci4", false), ("scan-mgmt", "hci5", false), ("scan-passive", "hci7", false)] {
+            let mode = name.hasSuffix("active") ? "ScanMode = active\n" : ""
+            try (config + "\n[Bluetooth]\nAdapter = \(adapter)\n\(mode)\n[Location]\nSource = nmea:///run/waymark-gps\n"
                 + (shortened ? "\n[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n" : ""))
                 .write(toFile: job.file(name + ".conf"), atomically: true, encoding: .utf8)
         }
@@ -80,7 +84,7 @@ struct RealBlueZTests {
         _ = try qemu.wait(timeout: 900)
         let console = qemu.output
         let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "bluetoothd.log"].map { name in
+        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "bluetoothd.log"].map { name in
             "--- \(name)\n" + ((try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "(none)").suffix(3000)
         }.joined(separator: "\n")
         try #require(code == "0", "the VM's job failed (\(code ?? "no exit code")); its files are in \(job.path):\n\(console.suffix(4000))\n\(logs)")
@@ -109,14 +113,19 @@ struct RealBlueZTests {
         let service = checks.first { $0["name"] as? String == "bluetoothd-version" }
         #expect((service?["detail"] as? String)?.hasPrefix("bluetoothd 5.66") == true, "\(String(describing: service))")
         let scanMode = checks.first { $0["name"] as? String == "scan-mode" }
-        #expect((scanMode?["detail"] as? String)?.hasPrefix("active: ScanMode = auto, but the process lacks CAP_NET_ADMIN") == true,
-                "\(String(describing: scanMode))")
+        #expect((scanMode?["detail"] as? String) == "active: ScanMode = active", "\(String(describing: scanMode))")
+        let monitors = checks.first { $0["name"] as? String == "advertisement-monitors" }
+        #expect((monitors?["detail"] as? String)?.hasPrefix("bluetoothd offers AdvertisementMonitorManager1") == true
+                    && monitors?["warning"] as? Bool == false, "\(String(describing: monitors))")
 
-        for mode in ["active", "mgmt"] { try checkBusyAir(job, mode: mode) }
+        for mode in ["active", "mgmt", "passive"] { try checkBusyAir(job, mode: mode) }
+        // With monitors offered, mgmt mode scans under one rather than cycling discovery.
+        let mgmt = (try? String(contentsOfFile: job.file("busy-mgmt.log"), encoding: .utf8)) ?? ""
+        #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
         let busyStatus = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: job.file("busy-status.json")))) as? [String: Any])
         // Whichever busy-air gateway owns the control interface answers.
         let scanning = busyStatus["scanning"] as? [String: String]
-        #expect(["active", "mgmt"].contains(scanning?["mode"] ?? "") && scanning?["reason"]?.isEmpty == false, "\(busyStatus)")
+        #expect(["active", "mgmt", "passive"].contains(scanning?["mode"] ?? "") && scanning?["reason"]?.isEmpty == false, "\(busyStatus)")
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.

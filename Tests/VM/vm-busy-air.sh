@@ -2,8 +2,11 @@
 # the car's beacon and hci1 is noise whose data changes every second, so the
 # air is never silent. One gateway per scan mode runs at once, each on its
 # own controller, from the shipped default config (BeaconLostTimeout and
-# ReopenWindow shortened; see busy-*.conf). The mgmt gateway runs as user
-# waymark with CAP_NET_ADMIN as an ambient capability, as the unit grants it.
+# ReopenWindow shortened; see busy-*.conf): active (ScanMode = active, on
+# hci2), mgmt (auto with CAP_NET_ADMIN as an ambient capability, as the unit
+# grants it; hci3) and passive (auto without it, bluetoothd offering
+# advertisement monitors; hci6). Each mode's scan has its own controller too:
+# hci4, hci5 and hci7.
 #
 # btvirt sends a scanner an advertiser's report only when one of the two
 # enables its scan or advertising, within microseconds of the scanner's
@@ -44,7 +47,8 @@ btmgmt --index 1 power on >> /job/btmgmt.log 2>&1
 ) &
 noise=$!
 
-for mode in active mgmt; do
+modes="active mgmt passive"
+for mode in $modes; do
     mkdir -p /var/lib/waymark-$mode && cp -a /var/lib/busy-template/. /var/lib/waymark-$mode/
     chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
 done
@@ -57,6 +61,9 @@ active=$!
 setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/busy-mgmt.conf --data-dir /var/lib/waymark-mgmt \
     run > /job/busy-mgmt.log 2>&1 &
 mgmt=$!
+setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/busy-passive.conf --data-dir /var/lib/waymark-passive \
+    run > /job/busy-passive.log 2>&1 &
+passive=$!
 sleep 10
 # One after the other: the emulated machine has two slow cores.
 step "busy air: scan --json --duration 60 in active mode"
@@ -69,10 +76,13 @@ btmon=$!
 timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/scan-mgmt.conf --data-dir /var/lib/waymark \
     scan --json --duration 60 > /job/busy-scan-mgmt.ndjson 2> /job/busy-scan-mgmt.log
 kill $btmon
+step "busy air: scan --json --duration 60 in passive mode"
+timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/scan-passive.conf --data-dir /var/lib/waymark \
+    scan --json --duration 60 > /job/busy-scan-passive.ndjson 2> /job/busy-scan-passive.log
 started=$(cat /job/busy-started)
 sleep $(awk -v s="$started" -v n="$(now)" -v r="$IN_RANGE" 'BEGIN { d = s + r - n; print (d > 0 ? d : 0) }')
 as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active status --json > /job/busy-status.json 2>&1
-for mode in active mgmt; do
+for mode in $modes; do
     as_waymark /job/waymark --config /job/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
 done
 
@@ -82,15 +92,15 @@ wait $beacon 2> /dev/null
 btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
 now > /job/busy-beacon-stopped
 stopped=$(cat /job/busy-beacon-stopped)
-for mode in active mgmt; do
+for mode in $modes; do
     if wait_for 90 grep -q "trip .* ended" /job/busy-$mode.log; then
         awk -v s="$stopped" -v n="$(now)" 'BEGIN { printf "%.1f\n", n - s }' > /job/busy-$mode-ended-after
     fi
 done
 kill $noise
-kill -TERM $active $mgmt
-wait $active $mgmt
-for mode in active mgmt; do
+kill -TERM $active $mgmt $passive
+wait $active $mgmt $passive
+for mode in $modes; do
     sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
         > /job/busy-$mode-beacon-samples 2>&1
 done

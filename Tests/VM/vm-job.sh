@@ -45,15 +45,17 @@ cp /job/io.waymark.Gateway1.conf /etc/dbus-1/system.d/
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile || finish 12 "dbus-daemon failed"
 # hci0 is the car's beacon and hci1 the noise; hci2 scans for the first
-# scenario, then hci2 to hci5 each belong to one busy-air gateway or scan:
+# scenario, then hci2 to hci7 each belong to one busy-air gateway or scan:
 # two BlueZ clients discovering on one adapter would share one scan, and
 # one client's discovery cycle would not clear the controller's list.
-step "btvirt: six LE controllers on one virtual link"
-btvirt -L -l6 > /job/btvirt.log 2>&1 &
-wait_for 90 test -e /sys/class/bluetooth/hci5 || finish 13 "the virtual controllers never appeared"
-step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version)"
-/usr/libexec/bluetooth/bluetoothd -n -d > /job/bluetoothd.log 2>&1 &
-wait_for 90 busctl --system introspect org.bluez /org/bluez/hci5 || finish 14 "bluetoothd never showed hci5"
+step "btvirt: eight LE controllers on one virtual link"
+btvirt -L -l8 > /job/btvirt.log 2>&1 &
+wait_for 90 test -e /sys/class/bluetooth/hci7 || finish 13 "the virtual controllers never appeared"
+# --experimental, as the README's drop-in sets it: it offers the
+# advertisement monitors passive scanning needs.
+step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version) --experimental"
+/usr/libexec/bluetooth/bluetoothd -n -d --experimental > /job/bluetoothd.log 2>&1 &
+wait_for 90 busctl --system introspect org.bluez /org/bluez/hci7 || finish 14 "bluetoothd never showed hci7"
 
 step "hci0 advertises the iBeacon"
 btmgmt --index 0 power on > /job/btmgmt.log 2>&1

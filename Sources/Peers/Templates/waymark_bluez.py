@@ -124,10 +124,17 @@ def RegisterMonitor(self, application, sender=None):
     manager = dbus.Interface(self.connection.get_object(sender, application, introspect=False), OBJECT_MANAGER_IFACE)
     monitors = []
     for path, interfaces in manager.GetManagedObjects().items():
-        monitor = interfaces.get(MONITOR_IFACE)
-        if monitor is None or monitor.get('Type') != 'or_patterns' or not monitor.get('Patterns'):
-            raise dbus.exceptions.DBusException(f'bad monitor {path}', name='org.bluez.Error.InvalidArguments')
-        monitors.append((str(path), [(int(t), int(o), bytes(c)) for t, o, c in monitor['Patterns']]))
+        monitor = interfaces.get(MONITOR_IFACE, {})
+        patterns = monitor.get('Patterns') or []
+        # As bluetoothd checks them: offset below 31, 1 to 31 bytes ending
+        # within 31. More than 7 patterns in one monitor make bluetoothd
+        # (5.66) overflow its heap; the mock refuses them instead. A refused
+        # monitor is released, and the registration still succeeds.
+        if monitor.get('Type') != 'or_patterns' or not 0 < len(patterns) <= 7 or any(
+                int(o) >= 31 or not 0 < len(c) <= 31 - int(o) for o, _, c in patterns):
+            _call_monitor(sender, str(path), 'Release')
+            continue
+        monitors.append((str(path), [(int(t), int(o), bytes(c)) for o, t, c in patterns]))
     apps.append((sender, str(application), monitors))
     for monitor, _ in monitors:
         _call_monitor(sender, monitor, 'Activate')
