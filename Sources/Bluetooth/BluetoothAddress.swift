@@ -22,6 +22,13 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
         self.bytes = bytes
     }
 
+    /// The 48 bits, most significant first.
+    public var value: UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+
+    public init(value: UInt64) {
+        bytes = (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) }
+    }
+
     public var description: String {
         var address = bdaddr_t()
         address.b = (bytes[5], bytes[4], bytes[3], bytes[2], bytes[1], bytes[0])

@@ -48,4 +48,16 @@ static inline int ccrypto_aes_ccm_encrypt(const unsigned char *key, int key_len,
     EVP_CIPHER_CTX_free(ctx);
     return ok ? 0 : -1;
 }
+/* One AES-128 block, for the Core specification's security function e():
+   in and out are 16 bytes, most significant first. Returns 0 on success. */
+static inline int ccrypto_aes128_block(const unsigned char *key, const unsigned char *in, unsigned char *out) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    if (!ctx) return -1;
+    int len = 0, ok =
+        EVP_EncryptInit_ex(ctx, EVP_aes_128_ecb(), NULL, key, NULL) == 1 &&
+        EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 &&
+        EVP_EncryptUpdate(ctx, out, &len, in, 16) == 1 && len == 16;
+    EVP_CIPHER_CTX_free(ctx);
+    return ok ? 0 : -1;
+}
 #endif

@@ -2,6 +2,8 @@ import Advertisements
 import Basics
 import BlueZ
 import Bluetooth
+import Cipher
+import DBus
 import FoundationEssentials
 import Gateway
 internal import Glibc
@@ -15,7 +17,7 @@ enum BluetoothCommands {
             OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
             OptionSpec(name: "--address", valueName: "AA:BB:…", help: "advertiser address (for encrypted BTHome)"),
             OptionSpec(name: "--json", help: "one line of JSON"),
-        ] + BindkeyInput.options, run: decode),
+        ] + KeyInput.bindkey.options, run: decode),
         CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
             OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
             OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
@@ -26,9 +28,10 @@ enum BluetoothCommands {
             OptionSpec(name: "--ibeacon", valueName: "UUID:MAJOR:MINOR", help: "pair this iBeacon without scanning"),
             OptionSpec(name: "--eddystone", valueName: "NAMESPACE:INSTANCE", help: "pair this Eddystone-UID without scanning"),
             OptionSpec(name: "--address", valueName: "AA:BB:…", help: "pair by fixed address (tags that do not rotate)"),
+            OptionSpec(name: "--bonded", help: "list devices bonded to BlueZ (it resolves their private addresses) and pair one by identity address"),
             OptionSpec(name: "--strongest", help: "scan and pair the strongest beacon heard"),
             OptionSpec(name: "--within", valueName: "S", help: "how long to scan (default 10)"),
-        ] + BindkeyInput.options, run: pair),
+        ] + KeyInput.bindkey.options + KeyInput.irk.options, run: pair),
         CommandSpec(name: "beacons", summary: "List pairings.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
         CommandSpec(name: "unpair", summary: "Remove a pairing.", arguments: "ID", run: unpair),
     ]
@@ -37,7 +40,7 @@ enum BluetoothCommands {
 
     static func decode(_ invocation: Invocation) async -> ExitCode {
         let bindkey: [UInt8]?
-        switch BindkeyInput.read(invocation, for: "decode") {
+        switch KeyInput.bindkey.read(invocation, for: "decode") {
         case .success(let key): bindkey = key
         case .failure(let code): return code
         }
@@ -141,13 +144,29 @@ enum BluetoothCommands {
             Log.error("pair: --role must be vehicle or sensor")
             return .usage
         }
-        let bindkey: [UInt8]?
-        switch BindkeyInput.read(invocation, for: "pair") {
+        var bindkey: [UInt8]?
+        switch KeyInput.bindkey.read(invocation, for: "pair") {
         case .success(let key): bindkey = key
         case .failure(let code): return code
         }
         var identity: String?
-        if let text = invocation.values["--ibeacon"] {
+        switch KeyInput.irk.read(invocation, for: "pair") {
+        case .success(let key?):
+            guard bindkey == nil, let irk = IdentityResolvingKey(key) else {
+                Log.error("pair: an IRK pairing takes no bindkey")
+                return .usage
+            }
+            // The key is kept in the pairing's key column and never printed.
+            (identity, bindkey) = ("irk:\(irk.fingerprint)", key)
+        case .success(nil): break
+        case .failure(let code): return code
+        }
+        if identity != nil {
+            // Paired by IRK.
+        } else if invocation.flag("--bonded") {
+            identity = await chooseBonded(configuration, address: invocation.values["--address"])
+            guard identity != nil else { return .unavailable }
+        } else if let text = invocation.values["--ibeacon"] {
             let parts = text.split(separator: ":")
             guard parts.count == 3, parts[0].count == 36, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
                 Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR")
@@ -182,7 +201,7 @@ enum BluetoothCommands {
         }
         do {
             let pairing = try PairingStore(database: store.database).pair(
-                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: bindkey.map(BindkeyInput.hex))
+                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: bindkey.map(KeyInput.hex))
             print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
             return .ok
         } catch {
@@ -222,6 +241,39 @@ enum BluetoothCommands {
         return ranked[choice - 1].key
     }
 
+    /// Devices bonded to BlueZ, which resolves their private addresses and
+    /// reports them under their identity address: `address` if it is one of
+    /// them, else the user's pick.
+    private static func chooseBonded(_ configuration: Configuration, address: String?) async -> String? {
+        let bus: DBusConnection
+        do { bus = try await DBusConnection.system() } catch {
+            Log.error("pair: no system bus (\(error))")
+            return nil
+        }
+        defer { bus.close() }
+        let bonded = await BlueZScanner<ContinuousClock>.bondedDevices(on: bus, adapter: configuration.bluetooth.adapter)
+        if let address {
+            guard let wanted = BluetoothAddress(address), let device = bonded.first(where: { $0.address == wanted.description }) else {
+                Log.error("pair: \(address) is not bonded to BlueZ; bond it first (bluetoothctl pair), or see waymark pair --bonded")
+                return nil
+            }
+            return "address:\(device.address)"
+        }
+        guard !bonded.isEmpty else {
+            Log.error("pair: no device is bonded to BlueZ; bond the phone or tag first (bluetoothctl pair)")
+            return nil
+        }
+        for (index, device) in bonded.enumerated() {
+            print("\(index + 1)) \(device.address)  \(device.name ?? "")")
+        }
+        print("pair which one? ", terminator: "")
+        guard let answer = readLine(), let choice = Int(answer), bonded.indices.contains(choice - 1) else {
+            Log.error("pair: no valid choice")
+            return nil
+        }
+        return "address:\(bonded[choice - 1].address)"
+    }
+
     // MARK: beacons, unpair
 
     static func beacons(_ invocation: Invocation) async -> ExitCode {
@@ -232,7 +284,10 @@ enum BluetoothCommands {
             } else if list.isEmpty {
                 print("no pairings; see waymark pair --help")
             } else {
-                for p in list { print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(p.bindkey == nil ? "" : "\tbindkey set")") }
+                for p in list {
+                    let key = p.bindkey == nil ? "" : p.identity.hasPrefix("irk:") ? "\tIRK set" : "\tbindkey set"
+                    print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(key)")
+                }
             }
             return .ok
         } catch let code as ExitCode {

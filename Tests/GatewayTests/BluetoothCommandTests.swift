@@ -109,6 +109,45 @@ struct BluetoothCommandTests {
         await scanner.stop()
     }
 
+    @Test func aPhoneIsPairedByItsIRKWhichIsNeverShown() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let key = "ec0234a357c8ad05341010a60a397d9b"
+        try (key + "\n").write(toFile: work.file("irk"), atomically: true, encoding: .utf8)
+        chmod(work.file("irk"), 0o600)
+        let data = ["--data-dir", work.file("data")]
+        let paired = try WaymarkBinary.run(["pair", "--irk-file", work.file("irk"), "--role", "vehicle", "--label", "phone"] + data, in: work)
+        #expect(paired.status == 0 && paired.output.contains("irk:") && !paired.output.contains(key), "\(paired.output)")
+        let listed = try WaymarkBinary.run(["beacons"] + data, in: work)
+        #expect(listed.output.contains("IRK set") && !listed.output.contains(key), "\(listed.output)")
+        let json = try WaymarkBinary.run(["beacons", "--json"] + data, in: work)
+        #expect(json.output.contains(#""has_irk":true"#) && !json.output.contains(key), "\(json.output)")
+
+        #expect(try WaymarkBinary.run(["pair", "--irk", "not-a-key"] + data, in: work).status == 65)
+        let both = try WaymarkBinary.run(["pair", "--irk", key, "--bindkey", key] + data, in: work)
+        #expect(both.status == 64 && !both.output.contains(key), "\(both.output)")
+    }
+
+    @Test func aBondedDeviceIsPairedByItsIdentityAddress() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.addDevice("D4:61:9D:00:00:01")
+        try await rig.addDevice("C0:FF:EE:00:00:02")
+        try await rig.mock.control(rig.connection, "PairDevice", [.string("hci0"), .string("D4:61:9D:00:00:01"), .int32(0x5A020C)])
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        func pair(_ address: String) throws -> (status: Int32, output: String) {
+            let pair = try ChildProcess(try WaymarkBinary.path, ["pair", "--bonded", "--address", address, "--label", "phone", "--data-dir", work.file("data")],
+                                        aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("pair-\(address).log"))
+            return (try pair.wait(timeout: 30), pair.output)
+        }
+        let bonded = try pair("d4:61:9d:00:00:01")
+        #expect(bonded.status == 0 && bonded.output.contains("address:D4:61:9D:00:00:01"), "\(bonded.output)")
+        let stranger = try pair("C0:FF:EE:00:00:02")
+        #expect(stranger.status == 69 && stranger.output.contains("is not bonded"), "\(stranger.output)")
+    }
+
     private func ibeacon(major: UInt16 = 100) -> DBusDictEntry {
         var bytes = Advertisement.parseHex(Self.ibeaconHex)!
         bytes[18] = UInt8(major >> 8)

@@ -9,6 +9,8 @@ package struct PairedDevices: Sendable {
     /// BTHome encryption keys by advertiser address (upper case): an address
     /// pairing's own, or a `bthome:MAC` pairing's, whose MAC is the address.
     package let bindkeys: [String: [UInt8]]
+    /// Turns private addresses into the identities of `irk:` pairings.
+    package let resolver: PrivateAddressResolver
 
     package init(_ pairings: [Pairing]) {
         byIdentity = Dictionary(pairings.map { ($0.identity, $0) }) { $1 }
@@ -18,6 +20,7 @@ package struct PairedDevices: Sendable {
                 keys[pairing.identity.dropFirst(prefix.count).uppercased()] = key
             }
         }
+        resolver = PrivateAddressResolver(pairings.compactMap { pairing in pairing.irk.map { (pairing.identity, $0) } })
     }
 
     /// What a passive scan watches for; nil (everything) when an address
@@ -36,7 +39,8 @@ package struct PairedDevices: Sendable {
     package func observation(_ sighting: Sighting, at clock: () -> Double) -> Observation? {
         // Decoded without a `DecodedSighting`, whose timestamp would read the clock for every stranger.
         let adverts = DecodedSighting.adverts(of: sighting, bindkeys: bindkeys)
-        let identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        var identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        if sighting.addressType != "public", let resolved = resolver.identity(of: sighting.address.uppercased()) { identities.append(resolved) }
         guard let pairing = identities.lazy.compactMap({ byIdentity[$0] }).first else { return nil }
         switch pairing.role {
         case .vehicle:

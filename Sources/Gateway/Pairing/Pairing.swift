@@ -1,5 +1,6 @@
 import Advertisements
 public import BlueZ
+public import Cipher
 
 /// A beacon or sensor tag the user paired, by identity rather than by
 /// Bluetooth address, since phones and many tags rotate their addresses.
@@ -13,14 +14,22 @@ public struct Pairing: Sendable, Equatable, Codable {
 
     public var id: Int64
     /// `ibeacon:UUID:MAJOR:MINOR`, `eddystone:NAMESPACE:INSTANCE`,
-    /// `altbeacon:…`, `ruuvi:MAC`, `bthome:MAC` or `address:AA:BB:CC:DD:EE:FF`.
+    /// `altbeacon:…`, `ruuvi:MAC`, `bthome:MAC`, `address:AA:BB:CC:DD:EE:FF`
+    /// or `irk:FINGERPRINT` (a device with private addresses, by its IRK).
     public var identity: String
     public var role: Role
     public var label: String
-    /// BTHome encryption key (hex); never printed.
+    /// The pairing's key (hex), never printed: a BTHome encryption key, or
+    /// for an `irk:` pairing the Identity Resolving Key.
     public var bindkey: String?
 
-    package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey" }
+    package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey", hasIRK = "has_irk" }
+
+    /// The Identity Resolving Key of an `irk:` pairing.
+    public var irk: IdentityResolvingKey? {
+        guard identity.hasPrefix("irk:") else { return nil }
+        return bindkey.flatMap(Advertisement.parseHex).flatMap(IdentityResolvingKey.init)
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -28,7 +37,9 @@ public struct Pairing: Sendable, Equatable, Codable {
         try container.encode(identity, forKey: .identity)
         try container.encode(role, forKey: .role)
         try container.encode(label, forKey: .label)
-        try container.encode(bindkey != nil, forKey: .hasBindkey)
+        let isIRK = identity.hasPrefix("irk:")
+        try container.encode(bindkey != nil && !isIRK, forKey: .hasBindkey)
+        if isIRK { try container.encode(bindkey != nil, forKey: .hasIRK) }
     }
 
     public init(id: Int64, identity: String, role: Role, label: String, bindkey: String?) {

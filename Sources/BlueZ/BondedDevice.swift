@@ -1,0 +1,25 @@
+public import DBus
+
+/// A device bonded to BlueZ (paired, keys stored). bluetoothd resolves a
+/// bonded device's private addresses with the IRK it holds and reports it
+/// under its identity address.
+public struct BondedDevice: Sendable, Equatable {
+    /// The identity address, `AA:BB:CC:DD:EE:FF`.
+    public var address: String
+    public var name: String?
+}
+
+extension BlueZScanner {
+    /// The devices bonded on the adapter (`wanted`, or the first), by address;
+    /// none when bluetoothd cannot be asked.
+    public static func bondedDevices(on connection: DBusConnection, adapter wanted: String?) async -> [BondedDevice] {
+        guard let objects = try? await managedObjects(on: connection, timeout: .seconds(10)),
+              let (adapter, _) = adapter(in: objects, wanted: wanted) else { return [] }
+        return objects.compactMap { path, interfaces -> BondedDevice? in
+            guard path.hasPrefix(adapter + "/"), let device = interfaces["org.bluez.Device1"]?.stringKeyed,
+                  device["Bonded"]?.bool == true || device["Paired"]?.bool == true,
+                  let address = device["Address"]?.string else { return nil }
+            return BondedDevice(address: address.uppercased(), name: device["Name"]?.string ?? device["Alias"]?.string)
+        }.sorted { $0.address < $1.address }
+    }
+}
