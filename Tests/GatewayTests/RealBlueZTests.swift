@@ -1,4 +1,7 @@
+import Advertisements
 import Basics
+import Bluetooth
+import Cipher
 import Foundation
 import PeerHarness
 import Testing
@@ -35,6 +38,8 @@ struct RealBlueZTests {
         try files.copyItem(atPath: rig.work.file("client-secret"), toPath: job.file("client-secret"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-job.sh", toPath: job.file("vm-job.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-busy-air.sh", toPath: job.file("vm-busy-air.sh"))
+        try files.copyItem(atPath: Self.vmDirectory + "/vm-private-address.sh", toPath: job.file("vm-private-address.sh"))
+        try (Self.irk + "\n").write(toFile: job.file("phone.irk"), atomically: true, encoding: .utf8)
         try files.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
         // The job runs waymark as user waymark, which must reach into /job.
         chmod(job.path, 0o755)
@@ -67,7 +72,18 @@ struct RealBlueZTests {
                 + (shortened ? "\n[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n" : ""))
                 .write(toFile: job.file(name + ".conf"), atomically: true, encoding: .utf8)
         }
-        try "ADVERT=\(Self.advert)\nIN_RANGE=\(Self.inRange)\n".write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
+        // The phone with private addresses: its own controller, and the gateway and scan on another.
+        try (config + "\n[Bluetooth]\nAdapter = hci7\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
+            .write(toFile: job.file("rpa.conf"), atomically: true, encoding: .utf8)
+        let irkLSBFirst = String(stride(from: 0, to: Self.irk.count, by: 2).map { Self.irk.dropFirst($0).prefix(2) }.reversed().joined())
+        try """
+            ADVERT=\(Self.advert)
+            IN_RANGE=\(Self.inRange)
+            IRK_LSB_FIRST=\(irkLSBFirst)
+            PHONE_ADVERT=\(Self.phoneAdvert)
+            RPA_SECONDS=\(Self.rpaSeconds)
+
+            """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
 
         let initramfs = try ChildProcess("/bin/sh", [Self.vmDirectory + "/make-initramfs.sh", kernel.version, job.file("initrd.gz")],
                                          aptPackage: "busybox-static, cpio and kmod", logPath: job.file("initramfs.log"))
@@ -84,7 +100,7 @@ struct RealBlueZTests {
         _ = try qemu.wait(timeout: 900)
         let console = qemu.output
         let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "bluetoothd.log"].map { name in
+        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "rpa-run.log", "rpa-pair.log", "bluetoothd.log"].map { name in
             "--- \(name)\n" + ((try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "(none)").suffix(3000)
         }.joined(separator: "\n")
         try #require(code == "0", "the VM's job failed (\(code ?? "no exit code")); its files are in \(job.path):\n\(console.suffix(4000))\n\(logs)")
@@ -119,6 +135,7 @@ struct RealBlueZTests {
                     && monitors?["warning"] as? Bool == false, "\(String(describing: monitors))")
 
         for mode in ["active", "mgmt", "passive"] { try checkBusyAir(job, mode: mode) }
+        try checkPrivateAddresses(job)
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
         let mgmt = (try? String(contentsOfFile: job.file("busy-mgmt.log"), encoding: .utf8)) ?? ""
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
@@ -126,6 +143,42 @@ struct RealBlueZTests {
         // Whichever busy-air gateway owns the control interface answers.
         let scanning = busyStatus["scanning"] as? [String: String]
         #expect(["active", "mgmt", "passive"].contains(scanning?["mode"] ?? "") && scanning?["reason"]?.isEmpty == false, "\(busyStatus)")
+    }
+
+    /// The phone's IRK (the Core specification's sample key), most significant
+    /// byte first, and its advert: manufacturer data of company 0xFFFF.
+    static let irk = "ec0234a357c8ad05341010a60a397d9b"
+    static let phoneAdvert = "07ffffff57415950"
+    /// How long the private-address phase runs: over two RPA changes at 30 s.
+    static let rpaSeconds = 75
+
+    /// One trip on the phone paired by IRK, open across at least two
+    /// address changes: three or more addresses, all made with its key.
+    func checkPrivateAddresses(_ job: TemporaryDirectory) throws {
+        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
+        let key = try #require(IdentityResolvingKey(Advertisement.parseHex(Self.irk) ?? []))
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var firstSeen: [(address: String, time: Date)] = []
+        for line in read("rpa-scan.ndjson").split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let address = object["address"] as? String, let parsed = BluetoothAddress(address), key.resolves(parsed.value),
+                  let time = (object["time"] as? String).flatMap(parser.date(from:)),
+                  !firstSeen.contains(where: { $0.address == address }) else { continue }
+            firstSeen.append((address, time))
+        }
+        let heard = "the scan heard the phone under \(firstSeen.map(\.address)):\n\(read("rpa-scan.log"))\n\(read("rpa-pair.log"))"
+        #expect(firstSeen.count >= 3, "\(heard)")
+        let started = Double(read("rpa-started").prefix(10)) ?? 0
+        let trips = (try? JSONSerialization.jsonObject(with: Data(read("rpa-trips.json").utf8)) as? [[String: Any]]) ?? []
+        let mine = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(started) }
+        #expect(mine.count == 1 && mine.first.map { $0["end"] == nil || $0["end"] is NSNull } == true,
+                "one trip, open across the address changes: \(trips)\n\(read("rpa-run.log").suffix(2000))")
+        // Beacon samples keep coming after the third address appeared.
+        let samples = read("rpa-beacon-samples").split(separator: "\n").compactMap { Double($0) }
+        if firstSeen.count >= 3 {
+            #expect((samples.last ?? 0) > firstSeen[2].time.timeIntervalSince1970, "samples \(samples), \(heard)")
+        }
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.

@@ -25,13 +25,7 @@ as_waymark() { setpriv --reuid=waymark --regid=waymark --init-groups "$@"; }
 
 step "busy air: the beacon advertises about twice a second"
 btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
-(
-    while :; do
-        btmgmt --index 0 rm-adv 3 > /dev/null 2>&1
-        btmgmt --index 0 add-adv -c -g -d "$ADVERT" 3 > /dev/null 2>&1
-        sleep 0.1
-    done
-) &
+pulse 0 3 "$ADVERT" -c -g
 beacon=$!
 
 step "busy air: noise on hci1, data changing every second"

@@ -24,6 +24,22 @@ wait_for() {
     return 1
 }
 
+# Re-enables advertising instance $2 of controller $1 with data $3 (and the
+# add-adv flags after it) about twice a second, in the background ($! is
+# its PID): btvirt reports an advertiser to scanners only when it enables
+# its advertising, where a real one is heard at every advertising event.
+pulse() {
+    index=$1 instance=$2 data=$3
+    shift 3
+    (
+        while :; do
+            btmgmt --index "$index" rm-adv "$instance" > /dev/null 2>&1
+            btmgmt --index "$index" add-adv "$@" -d "$data" "$instance" > /dev/null 2>&1
+            sleep 0.1
+        done
+    ) &
+}
+
 mount -t devpts devpts /dev/pts 2> /dev/null
 step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
 modprobe -a hci_vhci af_alg algif_hash algif_skcipher cmac ecb ecdh_generic || finish 10 "modprobe failed"
@@ -94,4 +110,5 @@ wait $daemon
 echo $? > /job/run-exit
 
 . /job/vm-busy-air.sh
-finish 0 "a trip started on the paired beacon; busy air ran in every mode"
+. /job/vm-private-address.sh
+finish 0 "a trip started on the paired beacon; busy air ran in every mode; the private-address phone was followed"
