@@ -43,6 +43,7 @@ package enum ControlInterface {
                 DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
                 DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip ?? "") },
+                DBusProperty("RadioHealth", signature: "s") { .string(SampleEncoder.object(await state.recorder.healthSoFar)) },
                 DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
                 DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? state.outbox.status().depth) ?? 0)) },
                 DBusProperty("LastUpload", signature: "t") {

@@ -67,7 +67,8 @@ package struct GatewayDaemon {
         ]
         if let bus { services.append(.init(BusWatchService(bus: bus, wake: wake), onFailure: .report)) }
         if let inhibitor { services.append(.init(inhibitor, onFailure: .report)) }
-        services += [.init(scanner), .init(recorder), .init(controller)]
+        services += [.init(scanner), .init(recorder), .init(RadioHealthService(interval: configuration.bluetooth.healthInterval, recorder: recorder)),
+                     .init(controller)]
         if let bus { services.append(.init(ControlInterfaceService(bus: bus, state: state), onFailure: .report)) }
         services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds)))
 

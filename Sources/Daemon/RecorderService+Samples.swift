@@ -36,7 +36,11 @@ extension RecorderService {
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
                        arguments: [.string(kind), .string(SampleEncoder.object(detail))])
         guard upload else { return }
-        let recorded = RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail))
+        append(RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail)))
+    }
+
+    /// Queues one sample outside the trip recorder's flow (an event, a health report).
+    func append(_ recorded: RecordedSample) {
         guard (try? outbox.append([stamper.sample(recorded)])) != nil else { return }
         let committed = samplesCommitted
         Task { await committed(1, false) }

@@ -49,10 +49,16 @@ actor RecorderService: Service {
     var lastMissing: [Requirement] = []
     /// The newest fix taken while running, for the control interface.
     var lastFix: Fix?
+    /// What the radio does between health reports.
+    let health: RadioHealthMeter
+    /// When the current health interval began, on the boot clock.
+    var healthSince: Double
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
+         health: RadioHealthMeter = RadioHealthMeter(),
          isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
         self.store = store
+        self.health = health
         self.scanner = scanner ?? ScannerService(bus: bus)
         (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         recordings = RecordingStore(database: store.database)
@@ -63,6 +69,7 @@ actor RecorderService: Service {
         self.isAuthorized = isAuthorized
         self.samplesCommitted = samplesCommitted
         let reading = clock.read()
+        healthSince = clock.boot()
         let heartbeat = (try? recordings.heartbeat) ?? nil
         reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
                                 gapThreshold: configuration.recording.gapThreshold.seconds)
@@ -129,9 +136,12 @@ actor RecorderService: Service {
         let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.monitorPatterns = paired.monitorPatterns
-        let (clock, observed) = (stamper.clock, observed)
+        let (clock, observed, health) = (stamper.clock, observed, health)
         await scanner.scan(options) { sighting in
-            if let observation = paired.observation(sighting, at: clock.boot) { observed.yield(observation) }
+            health.advert()
+            guard let (pairing, observation) = paired.match(sighting, at: clock.boot) else { return }
+            health.seen(pairing.identity, rssi: sighting.rssi)
+            observed.yield(observation)
         } event: { event in
             await self.scannerReported(event)
         }
@@ -142,7 +152,23 @@ actor RecorderService: Service {
     /// regained when bluetoothd or the adapter returns) is recorded like a
     /// lost requirement, though scanning goes on.
     private func scannerReported(_ event: ScannerEvent) {
-        guard case .reception(let reception, let previous) = event else { return }
+        switch event {
+        case .discoveryStarted(let adapter, let reason):
+            if reason != "start" { health.restarted() }
+            health.follow(adapter: adapter)
+        case .watchdogFired(let step):
+            health.stepped(step.rawValue)
+        case .state(let state) where state != .scanning && state != .starting:
+            health.follow(adapter: nil)
+        case .reception(let reception, let previous):
+            health.follow(mode: reception.mode.rawValue)
+            reportReception(reception, previous: previous)
+        default:
+            break
+        }
+    }
+
+    private func reportReception(_ reception: ScanReception, previous: ScanMode?) {
         guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
         Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
         announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
@@ -165,7 +191,23 @@ actor RecorderService: Service {
     private func stopRuntime() async {
         timer?.cancel()
         await scanner.stop()
+        health.follow(adapter: nil)
         storeHeartbeat(reconciler.lastCollected ?? now)
+    }
+
+    /// Records the health report for the last `seconds`: a `radio_health`
+    /// sample, uploaded with the others, trip or no trip.
+    func recordHealth(seconds: Double) {
+        let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
+        healthSince = now
+        let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
+        Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
+        append(RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report)))
+    }
+
+    /// The current health interval so far, for `waymark radio`.
+    var healthSoFar: RadioHealth {
+        return health.report(seconds: now - healthSince, pairings: (try? PairingStore(database: store.database).all()) ?? [], reset: false)
     }
 
     func shutdown() async {

@@ -30,6 +30,8 @@ public enum SampleEncoder {
             JSONText.appendQuoted(type, to: &bytes)
             if !detail.isEmpty { bytes.append(UInt8(ascii: ",")) }
             appendMembers(detail, to: &bytes)
+        case .radioHealth(let health):
+            if let json = try? encoder.encode(health), json.count > 2 { bytes += json.dropFirst().dropLast() }
         }
     }
 
@@ -96,6 +98,12 @@ public enum SampleEncoder {
             name("nSat")
             integer(seen)
         }
+    }
+
+    /// A health report as one JSON object, keys sorted: the sample's members
+    /// in braces, as `waymark radio --json` prints it.
+    public static func object(_ health: RadioHealth) -> String {
+        "{" + members(.radioHealth(health)) + "}"
     }
 
     private static let encoder: JSONEncoder = {

@@ -1,4 +1,5 @@
 /// What a sample records: the wire's `kind`.
 public enum SampleKind: String, Sendable, Equatable, Codable, CaseIterable {
     case fix, beacon, sensor, event
+    case radioHealth = "radio_health"
 }

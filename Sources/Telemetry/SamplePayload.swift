@@ -11,6 +11,8 @@ public enum SamplePayload: Sendable, Equatable {
     case sensor(String, Advertisement)
     /// A recorded event: its type and detail (sorted by key on the wire).
     case event(String, [String: String])
+    /// The radio over one health interval.
+    case radioHealth(RadioHealth)
 
     public var kind: SampleKind {
         switch self {
@@ -18,6 +20,7 @@ public enum SamplePayload: Sendable, Equatable {
         case .beacon: .beacon
         case .sensor: .sensor
         case .event: .event
+        case .radioHealth: .radioHealth
         }
     }
 }

@@ -33,6 +33,7 @@ public struct Configuration: Sendable, Equatable {
         public var scanWatchdog: Duration = .zero
         /// Unpaired devices unseen this long are removed from BlueZ's cache.
         public var deviceExpiry: Duration = .zero
+        public var healthInterval: Duration = .zero
     }
 
     public struct Location: Sendable, Equatable {

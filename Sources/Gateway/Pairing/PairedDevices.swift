@@ -37,6 +37,11 @@ package struct PairedDevices: Sendable {
     /// A paired device's sighting as an observation; nil for strangers.
     /// `clock` is read only for a paired device: strangers in busy air cost no clock reading.
     package func observation(_ sighting: Sighting, at clock: () -> Double) -> Observation? {
+        match(sighting, at: clock)?.observation
+    }
+
+    /// The pairing a sighting comes from, and the sighting as its observation.
+    package func match(_ sighting: Sighting, at clock: () -> Double) -> (pairing: Pairing, observation: Observation)? {
         // Decoded without a `DecodedSighting`, whose timestamp would read the clock for every stranger.
         let adverts = DecodedSighting.adverts(of: sighting, bindkeys: bindkeys)
         var identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
@@ -44,10 +49,10 @@ package struct PairedDevices: Sendable {
         guard let pairing = identities.lazy.compactMap({ byIdentity[$0] }).first else { return nil }
         switch pairing.role {
         case .vehicle:
-            return .vehicle(rssi: sighting.rssi, at: clock())
+            return (pairing, .vehicle(rssi: sighting.rssi, at: clock()))
         case .sensor:
             guard let advert = adverts.first(where: { $0.identity != nil }) ?? adverts.first else { return nil }
-            return .sensor(id: "pairing-\(pairing.id)", advert: advert, at: clock())
+            return (pairing, .sensor(id: "pairing-\(pairing.id)", advert: advert, at: clock()))
         }
     }
 }
