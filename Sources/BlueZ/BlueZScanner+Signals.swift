@@ -9,6 +9,21 @@ extension BlueZScanner {
         }
     }
 
+    /// Gives a powered-off adapter `failoverDelay` to come back; then, with
+    /// another adapter there, scanning moves to it.
+    func scheduleFailover(from path: String) {
+        failover?.cancel()
+        failover = Task { [weak self, clock, delay = options.failoverDelay] in
+            guard (try? await clock.sleep(for: delay)) != nil else { return }
+            await self?.failOver(from: path)
+        }
+    }
+
+    private func failOver(from path: String) async {
+        guard adapterPath == path, state == .poweredOff else { return }
+        await synchronize(reason: "adapter \(Self.name(of: path)) powered off")
+    }
+
     /// InterfacesAdded for an adapter, or InterfacesRemoved for anything.
     func objectsChanged(member: String, path: String, _ payload: DBusValue) async {
         switch member {
@@ -32,10 +47,17 @@ extension BlueZScanner {
     }
 
     func adapterChanged(path: String, changed: [String: DBusValue]) async {
-        guard path == adapterPath else { return }
+        guard path == adapterPath else {
+            // Another adapter came up while this one is off or gone: use it.
+            if changed["Powered"]?.bool == true, options.adapter == nil, state != .scanning, state != .starting {
+                await synchronize(reason: "adapter \(Self.name(of: path)) powered on")
+            }
+            return
+        }
         if let powered = changed["Powered"]?.bool {
             if !powered {
                 enter(.poweredOff)
+                if options.adapter == nil { scheduleFailover(from: path) }
             } else if state != .scanning {
                 await startScanning(reason: "adapter powered on")
             }

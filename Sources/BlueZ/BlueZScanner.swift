@@ -22,8 +22,15 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     let devices: DeviceTable
     /// The adapter scanned with; only its devices are tracked and reported.
     var adapterPath: String? {
-        didSet { if adapterPath != oldValue { devices.follow(adapter: adapterPath) } }
+        didSet {
+            guard adapterPath != oldValue else { return }
+            devices.follow(adapter: adapterPath)
+            if let adapterPath { lastAdapter = adapterPath }
+        }
     }
+    /// The adapter last scanned with, kept when it goes: a different one
+    /// chosen later is a failover.
+    var lastAdapter: String?
     private(set) public var state: BluetoothState = .starting
     /// Origin of the table's ticks, on the injected clock.
     let origin: C.Instant
@@ -51,6 +58,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var cycling = false
     public internal(set) var cycles = DiscoveryCycles()
     var timers: [Task<Void, Never>] = []
+    /// Waiting for a powered-off adapter before moving to another.
+    var failover: Task<Void, Never>?
     /// Whether the adapter offers advertisement monitors, as last read.
     var monitorsOffered = false
     /// The monitors, once exported.
@@ -157,6 +166,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Stops discovery and ends both streams.
     public func stop() async {
         (tasks + timers).forEach { $0.cancel() }
+        failover?.cancel()
         subscriptions.forEach { $0.cancel() }
         subscriptions.removeAll()
         deviceUpdates?.cancel()
@@ -213,9 +223,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         } catch {
             return lose(Self.state(for: error))
         }
-        guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter) else {
+        guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter, rank: options.adapterRank) else {
             adapterPath = nil
             return enter(.noAdapter)
+        }
+        if let previous = lastAdapter, previous != path {
+            report(.adapterFailover(from: Self.name(of: previous), to: Self.name(of: path)))
         }
         adapterPath = path
         let now = tick
@@ -251,17 +264,23 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         return (reply.first?.stringKeyed ?? [:]).compactMapValues(\.stringKeyed)
     }
 
-    /// The adapter named `wanted` (`hci0` or its address), else the first by
-    /// path, with its Adapter1 properties.
-    static func adapter(in objects: [String: [String: DBusValue]], wanted: String?) -> (String, [String: DBusValue])? {
+    /// The adapter named `wanted` (`hci0` or its address); else the best:
+    /// powered before not, then by `rank`, then by path. With its Adapter1 properties.
+    static func adapter(
+        in objects: [String: [String: DBusValue]], wanted: String?, rank: (String) -> Int = { _ in 0 }
+    ) -> (String, [String: DBusValue])? {
         let adapters = objects.compactMapValues { $0["org.bluez.Adapter1"]?.stringKeyed }
         if let wanted {
             return adapters.first { path, properties in
                 path.hasSuffix("/" + wanted) || properties["Address"]?.string?.uppercased() == wanted.uppercased()
             }
         }
-        return adapters.keys.sorted().first.map { ($0, adapters[$0]!) }
+        let ranked = adapters.keys.map { path in (powered: adapters[path]?["Powered"]?.bool == true ? 0 : 1, rank: rank(name(of: path)), path: path) }
+        return ranked.min { ($0.powered, $0.rank, $0.path) < ($1.powered, $1.rank, $1.path) }.map { ($0.path, adapters[$0.path]!) }
     }
+
+    /// `/org/bluez/hci0` → `hci0`.
+    static func name(of path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// A one-off check of what scanning would need, without scanning.
     public static func probe(_ connection: DBusConnection?, adapter: String?) async -> BluetoothState {

@@ -11,6 +11,9 @@ public enum ScannerEvent: Sendable, Equatable {
     /// The scan mode chosen at start, or changed while running (`previous`
     /// set): a mode that stops working falls back, and scanning goes on.
     case reception(ScanReception, previous: ScanMode?)
+    /// Scanning moved to another adapter (`hci1`) because the one in use was
+    /// removed or powered off and did not come back.
+    case adapterFailover(from: String, to: String)
 
     public enum WatchdogStep: String, Sendable, Equatable {
         case restartDiscovery = "restart-discovery"

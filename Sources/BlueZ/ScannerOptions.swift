@@ -20,6 +20,12 @@ public struct ScannerOptions: Sendable {
     /// With discovery on and no advert for this long, restart discovery; if
     /// that brings nothing, power-cycle the adapter.
     public var watchdog: Duration
+    /// With no adapter named: how good an adapter is (`hci0` → lower is
+    /// better), after being powered. The gateway ranks USB before UART.
+    public var adapterRank: @Sendable (_ name: String) -> Int = { _ in 0 }
+    /// With no adapter named: how long a powered-off adapter gets to come
+    /// back before scanning moves to another.
+    public var failoverDelay: Duration = .seconds(1)
     /// Unpaired devices unseen this long are removed from BlueZ.
     public var deviceExpiry: Duration
     /// Devices tracked at most; beyond it the longest-unseen are dropped.

@@ -158,6 +158,9 @@ actor RecorderService: Service {
             health.follow(adapter: adapter)
         case .watchdogFired(let step):
             health.stepped(step.rawValue)
+        case .adapterFailover(let from, let to):
+            Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
+            announce("adapterFailover", ["from": from, "to": to])
         case .state(let state) where state != .scanning && state != .starting:
             health.follow(adapter: nil)
         case .reception(let reception, let previous):

@@ -5,6 +5,8 @@ extension Configuration.Bluetooth {
     public func scannerOptions(cycle: Duration) -> ScannerOptions {
         var options = ScannerOptions(adapter: adapter, mode: scanMode, watchdog: scanWatchdog, deviceExpiry: deviceExpiry)
         options.cycle = cycle
+        // A USB adapter before the Pi's UART one, which drops adverts under load.
+        options.adapterRank = { name in AdapterBus.find(name)?.onUART == true ? 1 : 0 }
         return options
     }
 }

@@ -1,0 +1,61 @@
+import BlueZ
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+/// With no adapter named, the scanner uses the best one and moves to another
+/// when it fails: against python-dbusmock's BlueZ with two adapters.
+@Suite(.serialized)
+struct AdapterFailoverTests {
+    private func rig() async throws -> BlueZTestRig {
+        let rig = try await BlueZTestRig()
+        try await rig.addAdapter()
+        try await rig.mock.control(rig.connection, "AddAdapter", [.string("hci1"), .string("dongle")])
+        return rig
+    }
+
+    @Test func anAdapterPoweredOffAndNotBackIsLeftForAnotherWithinTheDelay() async throws {
+        let rig = try await rig()
+        defer { rig.stop() }
+        let clock = TestClock()
+        var options = ScannerOptions.documented
+        options.mode = .active
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        let events = scanner.events
+        try await scanner.start()
+        #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci0").count == 1)
+
+        try await rig.setPowered(false)
+        try await withDeadline(.seconds(20), "powered off seen") { while await scanner.state != .poweredOff { try await Task.sleep(for: .milliseconds(10)) } }
+        #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci1").isEmpty)
+        clock.advance(by: options.failoverDelay)
+        let failover = try await events.nextMatching(within: .seconds(20)) { if case .adapterFailover = $0 { true } else { false } }
+        #expect(failover == .adapterFailover(from: "hci0", to: "hci1"))
+        try await withDeadline(.seconds(20), "scanning on hci1") { while await scanner.state != .scanning { try await Task.sleep(for: .milliseconds(10)) } }
+        #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci1").count == 1)
+
+        // Only the adapter in use is heard: hci0's devices are another scan's.
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [BlueZScannerTests.ruuvi])
+        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "AddAdvertisingDevice", [
+            .string("hci1"), .string("C0:FF:EE:00:00:02"), .string("tag"),
+            .dictionary(key: "q", value: "v", [BlueZScannerTests.ruuvi]), .dictionary(key: "s", value: "v", []), .int16(-60),
+        ])
+        #expect(try await scanner.sightings.next(within: .seconds(20), "a sighting on hci1").address == "C0:FF:EE:00:00:02")
+        await scanner.stop()
+    }
+
+    @Test func theBestAdapterIsPoweredThenRankedThenFirst() async throws {
+        let rig = try await rig()
+        defer { rig.stop() }
+        var options = ScannerOptions.documented
+        options.mode = .active
+        // hci0 as the Pi's UART adapter: the USB dongle goes first.
+        options.adapterRank = { $0 == "hci0" ? 1 : 0 }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        try await scanner.start()
+        #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci1").count == 1)
+        #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci0").isEmpty)
+        await scanner.stop()
+    }
+}
