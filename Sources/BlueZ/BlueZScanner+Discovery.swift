@@ -93,29 +93,54 @@ extension BlueZScanner {
     }
 
     /// Sleeps until the watchdog period after the last advert (or the last
-    /// start); an advert in the meantime just moves the deadline. No advert at
-    /// all: restart discovery, and if that brings none either, power-cycle.
+    /// start); an advert in the meantime just moves the deadline. With no
+    /// advert at all it climbs a ladder, one step per period: restart
+    /// discovery; power-cycle the adapter; lift soft rfkill blocks and
+    /// power-cycle again (skipped when nothing is blocked). Then it reports
+    /// that the radio needs a real power cycle and keeps restarting
+    /// discovery, at a period doubling up to `probeBackoffCap` times. An
+    /// advert resets the ladder.
+    ///
     /// Under a monitor, silence is normal (it hears only what it watches
     /// for): the monitor is registered again, and the adapter left alone.
     private func watchdogLoop() async {
-        let period = UInt64(options.watchdog.components.seconds) * 1_000_000_000
+        let base = UInt64(options.watchdog.components.seconds) * 1_000_000_000
             + UInt64(options.watchdog.components.attoseconds / 1_000_000_000)
         while !Task.isCancelled, state == .scanning {
+            let period = base * UInt64(probeBackoff)
             let last = max(devices.lastAdvert, discoveryStarted)
             do { try await clock.sleep(until: origin.advanced(by: .nanoseconds(last + period)), tolerance: nil) } catch { return }
             let advert = devices.lastAdvert
+            if advert > advertAtLastStrike {
+                if radioDead { report(.radioRecovered) }
+                (watchdogStrikes, probeBackoff, radioDead) = (0, 1, false)
+            }
             guard state == .scanning, tick >= max(advert, discoveryStarted) + period else { continue }
-            if advert > advertAtLastStrike { watchdogStrikes = 0 }
             advertAtLastStrike = advert
             watchdogStrikes += 1
-            if watchdogStrikes == 1 || usesMonitor {
-                watchdogStrikes = usesMonitor ? 0 : watchdogStrikes
-                report(.watchdogFired(step: .restartDiscovery))
-                await startScanning(reason: "watchdog: no adverts")
-            } else {
+            if usesMonitor {
                 watchdogStrikes = 0
+                report(.watchdogFired(step: .restartDiscovery))
+                return await startScanning(reason: "watchdog: no adverts")
+            }
+            switch watchdogStrikes {
+            case 1:
+                report(.watchdogFired(step: .restartDiscovery))
+                await startDiscovery(reason: "watchdog: no adverts")
+            case 2:
                 report(.watchdogFired(step: .powerCycle))
                 await powerCycle()
+            case 3 where options.unblockRadio() > 0:
+                report(.watchdogFired(step: .rfkillUnblock))
+                await powerCycle()
+            default:
+                if !radioDead {
+                    radioDead = true
+                    report(.watchdogFired(step: .needsPowerCycle))
+                } else {
+                    probeBackoff = min(probeBackoff * 2, max(options.probeBackoffCap, 1))
+                }
+                await startDiscovery(reason: "watchdog: probing after the ladder")
             }
             return
         }

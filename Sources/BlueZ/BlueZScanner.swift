@@ -38,6 +38,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// resumes after an await knows it was overtaken.
     var generation = 0
     var watchdogStrikes = 0
+    /// The watchdog's period multiplier while probing a radio that needs a power cycle.
+    var probeBackoff = 1
+    /// The ladder ended in `needsPowerCycle` and no advert came since.
+    var radioDead = false
     /// The last advert tick when the watchdog last fired.
     var advertAtLastStrike: UInt64 = 0
     /// When discovery last (re)started, in ticks; the watchdog counts from the later of this and the last advert.

@@ -4,8 +4,11 @@ public enum ScannerEvent: Sendable, Equatable {
     /// Scanning (discovery, or a monitor's registration) was (re)started on
     /// the adapter at `path`; `reason` says why.
     case discoveryStarted(adapter: String, reason: String)
-    /// No advert for the watchdog period while discovery should run.
+    /// No advert for the watchdog period while discovery should run: the
+    /// recovery step taken.
     case watchdogFired(step: WatchdogStep)
+    /// Adverts came back after the ladder ended in `needsPowerCycle`.
+    case radioRecovered
     /// Devices removed from BlueZ's cache because they were not seen for long.
     case devicesExpired(count: Int)
     /// The scan mode chosen at start, or changed while running (`previous`
@@ -18,5 +21,10 @@ public enum ScannerEvent: Sendable, Equatable {
     public enum WatchdogStep: String, Sendable, Equatable {
         case restartDiscovery = "restart-discovery"
         case powerCycle = "power-cycle"
+        /// Soft rfkill blocks lifted, then the adapter power-cycled.
+        case rfkillUnblock = "rfkill-unblock"
+        /// Nothing brought adverts back: the radio needs a real power cycle
+        /// (in a car, an ignition cycle). Discovery keeps being retried.
+        case needsPowerCycle = "needs-power-cycle"
     }
 }

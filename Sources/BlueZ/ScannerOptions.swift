@@ -25,7 +25,13 @@ public struct ScannerOptions: Sendable {
     public var adapterRank: @Sendable (_ name: String) -> Int = { _ in 0 }
     /// With no adapter named: how long a powered-off adapter gets to come
     /// back before scanning moves to another.
-    public var failoverDelay: Duration = .seconds(1)
+    public var failoverDelay: Duration = .milliseconds(500)
+    /// The watchdog's third step: lifts soft rfkill blocks on Bluetooth
+    /// radios where allowed; returns how many it lifted.
+    public var unblockRadio: @Sendable () -> Int = { Rfkill.unblockSoft() }
+    /// Once the ladder is exhausted, the watchdog keeps probing, its period
+    /// doubling up to this many times the configured one.
+    public var probeBackoffCap = 16
     /// Unpaired devices unseen this long are removed from BlueZ.
     public var deviceExpiry: Duration
     /// Devices tracked at most; beyond it the longest-unseen are dropped.

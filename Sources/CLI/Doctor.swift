@@ -35,6 +35,7 @@ enum Doctor {
         checks += await bluetooth(configuration)
         checks += await location(configuration)
         checks += store(invocation)
+        checks.append(radio(invocation))
         checks += await session(configuration, invocation)
         checks.append(clock())
         if invocation.flag("--json") {
@@ -77,7 +78,7 @@ enum Doctor {
         if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
         checks.append(advertisementMonitors(offered: monitors, bluetoothd: bluetoothd))
         checks.append(scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors))
-        let blocked = rfkillBlocked()
+        let blocked = Rfkill.blocked().map(\.name)
         checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
                             detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
                             fix: "rfkill unblock bluetooth"))
@@ -111,17 +112,13 @@ enum Doctor {
             warning: reception.mode != .mgmt && mode != .active)
     }
 
-    /// Bluetooth radios blocked in software or hardware, from /sys/class/rfkill.
-    private static func rfkillBlocked() -> [String] {
-        let base = "/sys/class/rfkill"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
-        return entries.compactMap { entry in
-            func read(_ name: String) -> String {
-                (try? String(contentsOfFile: "\(base)/\(entry)/\(name)", encoding: .utf8))?.filter { !$0.isNewline } ?? ""
-            }
-            guard read("type") == "bluetooth", read("soft") == "1" || read("hard") == "1" else { return nil }
-            return read("name")
-        }
+    /// Whether the watchdog's ladder ended in a needed power cycle, with no advert since.
+    private static func radio(_ invocation: Invocation) -> Check {
+        let since = (try? GatewayStore(path: invocation.storePath).radioNeedsPowerCycle()) ?? nil
+        return Check(
+            area: "bluetooth", name: "radio-power-cycle", ok: since == nil,
+            detail: since.map { "needs a power cycle since \($0.formatted(.iso8601)): no adverts after every recovery step" } ?? "no power cycle needed",
+            fix: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter")
     }
 
     /// The best state the location reader reaches within three seconds.

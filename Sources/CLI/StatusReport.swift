@@ -51,9 +51,11 @@ struct StatusReport: Encodable {
     var recording: Recording?
     var requirements: Requirements?
     var scanning: Scanning?
+    /// The watchdog's ladder ended here and no advert came since.
+    var radioNeedsPowerCycleSince: Date?
 
     enum CodingKeys: String, CodingKey {
-        case version, config, daemon, store, session, recording, requirements, scanning
+        case version, config, daemon, store, session, recording, requirements, scanning, radioNeedsPowerCycleSince
     }
 
     static func gather(_ invocation: Invocation, store: GatewayStore?) async throws -> StatusReport {
@@ -71,6 +73,7 @@ struct StatusReport: Encodable {
                 let missing = (detail["missing"] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) }
                 report.requirements = Requirements(missing: missing, source: "store", asOf: last.time)
             }
+            report.radioNeedsPowerCycleSince = try store.radioNeedsPowerCycle()
         }
         if let live = await live() {
             report.daemon = Daemon(running: true, startedAt: live.startedAt)
@@ -108,6 +111,9 @@ struct StatusReport: Encodable {
             }
             if let recording { lines.append("recording:    \(recording.intent)" + (recording.running.map { $0 ? ", running" : ", not running" } ?? "")) }
             if let scanning { lines.append("scanning:     \(scanning.mode) (\(scanning.reason))") }
+            if let since = radioNeedsPowerCycleSince {
+                lines.append("radio:        needs a power cycle since \(since.formatted(.iso8601)): no adverts after every recovery step (in a car, an ignition cycle)")
+            }
         } else {
             lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
         }

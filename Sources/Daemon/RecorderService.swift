@@ -158,6 +158,12 @@ actor RecorderService: Service {
             health.follow(adapter: adapter)
         case .watchdogFired(let step):
             health.stepped(step.rawValue)
+            guard step == .needsPowerCycle else { return }
+            Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
+            announce("radioNeedsPowerCycle", [:])
+        case .radioRecovered:
+            Log.notice("recording: adverts are back; the radio recovered")
+            announce("radioRecovered", [:])
         case .adapterFailover(let from, let to):
             Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
             announce("adapterFailover", ["from": from, "to": to])

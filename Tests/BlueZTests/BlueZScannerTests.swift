@@ -163,31 +163,65 @@ struct BlueZScannerTests {
         await scanner.stop()
     }
 
-    @Test func theWatchdogRestartsDiscoveryThenPowerCyclesOnTheInjectedClock() async throws {
+    @Test func theWatchdogClimbsItsLadderToANeededPowerCycleThenProbesSlowerUntilAdvertsReturn() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let clock = TestClock()
         var options = ScannerOptions.documented
+        options.mode = .active
         options.watchdog = .seconds(60)
         options.deviceExpiry = .seconds(3600)
+        // One soft rfkill block to lift, as `rfkill unblock` would.
+        options.unblockRadio = { 1 }
+        // No discovery cycle in the way of counting the watchdog's restarts.
+        options.cycle = .seconds(3600)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         try await scanner.start()
         let events = scanner.events
         _ = try await events.next(within: .seconds(20), "first discovery")
+        /// Discovery started again for `reason` (any, when nil: after a power
+        /// cycle, the adapter's own power-on may start it first).
+        func started(_ reason: String?) async throws {
+            _ = try await events.nextMatching(within: .seconds(20)) { event in
+                guard case .discoveryStarted(_, let why) = event else { return false }
+                return reason == nil || why == reason
+            }
+        }
 
-        // Watchdog and sweep both sleep on the clock; nothing happens before the period.
+        // Nothing happens before the period.
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(59))
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))
         _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .restartDiscovery) }
-        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
-
+        try await started("watchdog: no adverts")
+        for step in [ScannerEvent.WatchdogStep.powerCycle, .rfkillUnblock] {
+            try await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(61))
+            _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: step) }
+            try await started(nil)
+        }
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(61))
-        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .powerCycle) }
-        _ = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .needsPowerCycle) }
+        try await started("watchdog: probing after the ladder")
+
+        // Probing goes on, reported once, each wait twice the last.
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(61))
+        try await started("watchdog: probing after the ladder")
+        let probes = try await rig.calls("StartDiscovery").count
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(61))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await rig.calls("StartDiscovery").count == probes, "no probe one period later: the period doubled")
+
+        // An advert: the radio is back, and the ladder starts over.
+        try await rig.addDevice("C0:FF:EE:00:00:09", manufacturer: [Self.ruuvi])
+        _ = try await scanner.sightings.next(within: .seconds(20), "the advert")
+        clock.advance(by: .seconds(60))
+        _ = try await events.nextMatching(within: .seconds(20)) { $0 == .radioRecovered }
         await scanner.stop()
     }
 

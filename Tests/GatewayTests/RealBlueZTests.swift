@@ -39,6 +39,7 @@ struct RealBlueZTests {
         try files.copyItem(atPath: Self.vmDirectory + "/vm-job.sh", toPath: job.file("vm-job.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-busy-air.sh", toPath: job.file("vm-busy-air.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-private-address.sh", toPath: job.file("vm-private-address.sh"))
+        try files.copyItem(atPath: Self.vmDirectory + "/vm-failover.sh", toPath: job.file("vm-failover.sh"))
         try (Self.irk + "\n").write(toFile: job.file("phone.irk"), atomically: true, encoding: .utf8)
         try files.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
         // The job runs waymark as user waymark, which must reach into /job.
@@ -75,6 +76,8 @@ struct RealBlueZTests {
         // The phone with private addresses: its own controller, and the gateway and scan on another.
         try (config + "\n[Bluetooth]\nAdapter = hci7\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
             .write(toFile: job.file("rpa.conf"), atomically: true, encoding: .utf8)
+        // Failover: no adapter named.
+        try (config + "\n[Location]\nSource = nmea:///run/waymark-gps\n").write(toFile: job.file("failover.conf"), atomically: true, encoding: .utf8)
         let irkLSBFirst = String(stride(from: 0, to: Self.irk.count, by: 2).map { Self.irk.dropFirst($0).prefix(2) }.reversed().joined())
         try """
             ADVERT=\(Self.advert)
@@ -100,7 +103,7 @@ struct RealBlueZTests {
         _ = try qemu.wait(timeout: 900)
         let console = qemu.output
         let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "rpa-run.log", "rpa-pair.log", "bluetoothd.log"].map { name in
+        let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "rpa-run.log", "rpa-pair.log", "failover-run.log", "bluetoothd.log"].map { name in
             "--- \(name)\n" + ((try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "(none)").suffix(3000)
         }.joined(separator: "\n")
         try #require(code == "0", "the VM's job failed (\(code ?? "no exit code")); its files are in \(job.path):\n\(console.suffix(4000))\n\(logs)")
@@ -136,6 +139,7 @@ struct RealBlueZTests {
 
         for mode in ["active", "mgmt", "passive"] { try checkBusyAir(job, mode: mode) }
         try checkPrivateAddresses(job)
+        try checkFailover(job)
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
         let mgmt = (try? String(contentsOfFile: job.file("busy-mgmt.log"), encoding: .utf8)) ?? ""
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
@@ -179,6 +183,24 @@ struct RealBlueZTests {
         if firstSeen.count >= 3 {
             #expect((samples.last ?? 0) > firstSeen[2].time.timeIntervalSince1970, "samples \(samples), \(heard)")
         }
+    }
+
+    /// The gateway moved from hci4 to hci5 within 2 s of hci4 going off,
+    /// recorded the move, and kept its one trip open with beacon samples after it.
+    func checkFailover(_ job: TemporaryDirectory) throws {
+        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
+        let log = read("failover-run.log")
+        let after = Double(read("failover-after").trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(after.map { $0 <= 2.0 } == true, "moved \(after.map { "\($0) s" } ?? "never") after hci4 went off:\n\(log.suffix(3000))")
+        #expect(read("failover-events.json").contains(#""from":"hci4""#) && read("failover-events.json").contains("adapterFailover"),
+                "\(read("failover-events.json").suffix(2000))")
+        let started = Double(read("failover-started").prefix(10)) ?? 0
+        let trips = (try? JSONSerialization.jsonObject(with: Data(read("failover-trips.json").utf8)) as? [[String: Any]]) ?? []
+        let mine = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(started) }
+        #expect(mine.count == 1 && mine.first.map { $0["end"] == nil || $0["end"] is NSNull } == true, "one open trip across the move: \(trips)")
+        let off = Double(read("failover-powered-off").trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+        let samples = read("failover-beacon-samples").split(separator: "\n").compactMap { Double($0) }
+        #expect(samples.contains { $0 > off + 2 }, "beacon samples after the move: \(samples), hci4 off at \(off)")
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.

@@ -69,6 +69,14 @@ public struct GatewayStore: Sendable {
         }
     }
 
+    /// When the radio was last reported as needing a power cycle, unless
+    /// adverts came back since (`radioRecovered`).
+    public func radioNeedsPowerCycle() throws -> Date? {
+        guard let dead = try lastEvent("radioNeedsPowerCycle") else { return nil }
+        if let back = try lastEvent("radioRecovered"), back.id > dead.id { return nil }
+        return dead.time
+    }
+
     /// The newest event of `kind`, if any.
     public func lastEvent(_ kind: String) throws -> StoredEvent? {
         try database.read { connection in
