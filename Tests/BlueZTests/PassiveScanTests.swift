@@ -84,13 +84,9 @@ struct PassiveScanTests {
     }
 
     @Test func bluetoothdBackWithoutMonitorsFallsBackToCycledDiscoveryAndSaysSo() async throws {
-        var rig = try await BlueZTestRig()
+        let (started, scanner, events) = try await scanningPassively()
+        var rig = started
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
-        let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
-        let events = scanner.events
-        try await scanner.start()
         #expect(await scanner.reception?.mode == .passive)
 
         // bluetoothd restarted without --experimental.
@@ -107,18 +103,24 @@ struct PassiveScanTests {
     }
 
     @Test func aMonitorReleasedByBluetoothdFallsBackToDiscoveryWithoutAGapInScanning() async throws {
-        let rig = try await BlueZTestRig()
+        let (rig, scanner, events) = try await scanningPassively()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
-        let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
-        let events = scanner.events
-        try await scanner.start()
         try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "ReleaseMonitors", [.string("hci0")])
         #expect(try await fallback(events) == ScanReception(mode: .active, reason: "bluetoothd released the advertisement monitor; discovery is cycled"))
         try await discoveryStarts(rig)
         #expect(await scanner.state == .scanning)
         await scanner.stop()
+    }
+
+    /// A rig whose BlueZ offers monitors, and a scanner started on it in passive mode.
+    private func scanningPassively() async throws -> (BlueZTestRig, BlueZScanner<ContinuousClock>, AsyncStream<ScannerEvent>) {
+        let rig = try await BlueZTestRig()
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
+        let events = scanner.events
+        try await scanner.start()
+        return (rig, scanner, events)
     }
 
     /// The reception the scanner fell back to from passive mode.
