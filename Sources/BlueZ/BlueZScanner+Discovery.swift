@@ -148,6 +148,9 @@ extension BlueZScanner {
 
     private func powerCycle() async {
         guard let adapter = adapterPath else { return }
+        // Our own power-off is not a failing adapter: no failover for it.
+        cyclingPower = true
+        defer { cyclingPower = false }
         for powered in [false, true] {
             _ = try? await connection.call(
                 destination: "org.bluez", path: adapter, interface: "org.freedesktop.DBus.Properties", method: "Set",

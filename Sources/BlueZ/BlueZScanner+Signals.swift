@@ -57,7 +57,7 @@ extension BlueZScanner {
         if let powered = changed["Powered"]?.bool {
             if !powered {
                 enter(.poweredOff)
-                if options.adapter == nil { scheduleFailover(from: path) }
+                if options.adapter == nil, !cyclingPower { scheduleFailover(from: path) }
             } else if state != .scanning {
                 await startScanning(reason: "adapter powered on")
             }

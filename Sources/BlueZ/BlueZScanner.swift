@@ -64,6 +64,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var timers: [Task<Void, Never>] = []
     /// Waiting for a powered-off adapter before moving to another.
     var failover: Task<Void, Never>?
+    /// Set while the watchdog power-cycles the adapter itself.
+    var cyclingPower = false
     /// Whether the adapter offers advertisement monitors, as last read.
     var monitorsOffered = false
     /// The monitors, once exported.

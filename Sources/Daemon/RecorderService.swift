@@ -158,7 +158,7 @@ actor RecorderService: Service {
             health.follow(adapter: adapter)
         case .watchdogFired(let step):
             health.stepped(step.rawValue)
-            guard step == .needsPowerCycle else { return }
+            guard step == .needsPowerCycle else { return Log.warning("recording: no adverts for the watchdog period; recovery step: \(step.rawValue)") }
             Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
             announce("radioNeedsPowerCycle", [:])
         case .radioRecovered:

@@ -77,7 +77,9 @@ struct RealBlueZTests {
         try (config + "\n[Bluetooth]\nAdapter = hci7\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
             .write(toFile: job.file("rpa.conf"), atomically: true, encoding: .utf8)
         // Failover: no adapter named.
-        try (config + "\n[Location]\nSource = nmea:///run/waymark-gps\n").write(toFile: job.file("failover.conf"), atomically: true, encoding: .utf8)
+        // Active mode: under a monitor silence is normal and the ladder is not climbed.
+        try (config + "\n[Bluetooth]\nScanMode = active\nScanWatchdog = 5s\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
+            .write(toFile: job.file("failover.conf"), atomically: true, encoding: .utf8)
         let irkLSBFirst = String(stride(from: 0, to: Self.irk.count, by: 2).map { Self.irk.dropFirst($0).prefix(2) }.reversed().joined())
         try """
             ADVERT=\(Self.advert)
@@ -140,6 +142,7 @@ struct RealBlueZTests {
         for mode in ["active", "mgmt", "passive"] { try checkBusyAir(job, mode: mode) }
         try checkPrivateAddresses(job)
         try checkFailover(job)
+        try checkStuckRadio(job)
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
         let mgmt = (try? String(contentsOfFile: job.file("busy-mgmt.log"), encoding: .utf8)) ?? ""
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
@@ -201,6 +204,27 @@ struct RealBlueZTests {
         let off = Double(read("failover-powered-off").trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
         let samples = read("failover-beacon-samples").split(separator: "\n").compactMap { Double($0) }
         #expect(samples.contains { $0 > off + 2 }, "beacon samples after the move: \(samples), hci4 off at \(off)")
+    }
+
+    /// Silence took the gateway up its ladder (restart, power cycle) to
+    /// radioNeedsPowerCycle, shown by status and doctor, without a crash or
+    /// an exit; adverts back, it recorded radioRecovered and stopped cleanly.
+    func checkStuckRadio(_ job: TemporaryDirectory) throws {
+        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
+        let log = read("failover-run.log")
+        let steps = log.split(separator: "\n").compactMap { line -> String? in
+            if line.contains("the radio needs a power cycle") { return "needs-power-cycle" }
+            return line.contains("; recovery step: ") ? String(line.split(separator: " ").last ?? "") : nil
+        }
+        #expect(Array(steps.suffix(3)) == ["restart-discovery", "power-cycle", "needs-power-cycle"], "\(steps)\n\(log.suffix(3000))")
+        #expect(read("stuck-alive").hasPrefix("alive"), "the daemon kept running")
+        #expect(read("stuck-status.txt").contains("needs a power cycle"), "\(read("stuck-status.txt"))")
+        let doctor = (try? JSONSerialization.jsonObject(with: Data(read("stuck-doctor.json").utf8)) as? [String: [[String: Any]]])?["checks"] ?? []
+        let radio = doctor.first { $0["name"] as? String == "radio-power-cycle" }
+        #expect(radio?["ok"] as? Bool == false, "\(String(describing: radio))")
+        let events = read("stuck-events.json")
+        #expect(events.contains("radioNeedsPowerCycle") && events.contains("radioRecovered"), "\(events.suffix(2000))")
+        #expect(read("stuck-exit").hasPrefix("0"), "stopped cleanly: \(read("stuck-exit"))")
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.

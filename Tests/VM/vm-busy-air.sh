@@ -81,9 +81,7 @@ for mode in $modes; do
 done
 
 step "busy air: the beacon stops"
-kill $beacon
-wait $beacon 2> /dev/null
-btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
+unpulse 0 $beacon 3
 now > /job/busy-beacon-stopped
 stopped=$(cat /job/busy-beacon-stopped)
 for mode in $modes; do
@@ -92,6 +90,9 @@ for mode in $modes; do
     fi
 done
 kill $noise
+wait $noise 2> /dev/null
+sleep 1
+btmgmt --index 1 rm-adv 1 >> /job/btmgmt.log 2>&1
 kill -TERM $active $mgmt $passive
 wait $active $mgmt $passive
 for mode in $modes; do

@@ -31,13 +31,22 @@ wait_for() {
 pulse() {
     index=$1 instance=$2 data=$3
     shift 3
+    rm -f /run/pulse-$index.stop
     (
-        while :; do
+        while [ ! -e /run/pulse-$index.stop ]; do
             btmgmt --index "$index" rm-adv "$instance" > /dev/null 2>&1
             btmgmt --index "$index" add-adv "$@" -d "$data" "$instance" > /dev/null 2>&1
             sleep 0.1
         done
     ) &
+}
+# Stops the pulse of controller $1 (PID $2) after its current round, then
+# removes instance $3: btvirt keeps an advertiser advertising, even powered
+# off, until its instance is removed.
+unpulse() {
+    touch /run/pulse-$1.stop
+    wait "$2" 2> /dev/null
+    btmgmt --index "$1" rm-adv "$3" >> /job/btmgmt.log 2>&1
 }
 
 mount -t devpts devpts /dev/pts 2> /dev/null

@@ -26,8 +26,7 @@ gateway=$!
 timeout 120 setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/rpa.conf --data-dir /var/lib/waymark \
     scan --json --duration $RPA_SECONDS > /job/rpa-scan.ndjson 2> /job/rpa-scan.log
 as_waymark /job/waymark --config /job/rpa.conf --data-dir /var/lib/waymark-rpa trips --json > /job/rpa-trips.json 2>&1
-kill $phone
-wait $phone 2> /dev/null
+unpulse 6 $phone 1
 kill -TERM $gateway
 wait $gateway
 sqlite3 -readonly /var/lib/waymark-rpa/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" > /job/rpa-beacon-samples 2>&1

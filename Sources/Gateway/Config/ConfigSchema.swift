@@ -38,7 +38,7 @@ package enum ConfigSchema {
             config.bluetooth.scanMode = mode
             return nil
         },
-        duration("Bluetooth", "ScanWatchdog", "60s", "restart discovery after this long without adverts") { $0.bluetooth.scanWatchdog = $1 },
+        duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, report)") { $0.bluetooth.scanWatchdog = $1 },
         duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },
         duration("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs") { $0.bluetooth.healthInterval = $1 },
         ConfigKey(section: "Location", name: "Source", defaultText: "gpsd://127.0.0.1:2947",
