@@ -286,7 +286,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     }
 
     /// `/org/bluez/hci0` → `hci0`.
-    static func name(of path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
+    public static func name(of path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// A one-off check of what scanning would need, without scanning.
     public static func probe(_ connection: DBusConnection?, adapter: String?) async -> BluetoothState {

@@ -1,3 +1,4 @@
+import BlueZ
 import Gateway
 import Synchronization
 import Telemetry
@@ -5,28 +6,37 @@ import Telemetry
 /// Counts what the radio does between two health reports: adverts per
 /// adapter and scan mode, restarts, recovery steps, and the strongest
 /// signal of each paired device. Updated from the scanner's queue for
-/// every advert, so it is a lock and a few additions, no more.
+/// every advert, so that is a lock and one addition, no more.
 final class RadioHealthMeter: Sendable {
+    /// One adapter in one scan mode.
+    private struct Reception: Hashable {
+        var adapter: String
+        var mode: String
+    }
+
     private struct State {
         /// `hci0`, while scanning with it.
         var adapter: String?
         /// The scan mode, as last reported (it may come before the adapter is known).
         var mode: String?
-        /// What adverts are counted under now; nil while not scanning.
-        var current: (adapter: String, mode: String)? {
-            guard let adapter, let mode else { return nil }
-            return (adapter, mode)
-        }
-        var adverts: [String: (adapter: String, mode: String, count: Int)] = [:]
+        /// Adverts per adapter and mode, but for those counted in `current`.
+        var counts: [Reception: Int] = [:]
+        /// What adverts are counted under now, and how many so far; nil while not scanning.
+        var current: (reception: Reception, count: Int)?
         var restarts = 0
         var steps: [String] = []
         /// Identity → strongest RSSI (nil when seen without one).
         var seen: [String: Int?] = [:]
 
-        /// Adds `adverts` under the current adapter and mode (0 marks them as scanned with).
-        mutating func count(_ adverts: Int) {
-            guard let current else { return }
-            self.adverts[current.adapter + " " + current.mode, default: (current.adapter, current.mode, 0)].count += adverts
+        /// Folds the current count into `counts` and starts counting under
+        /// the adapter and mode as they are now (a zero marks them as scanned with).
+        mutating func settle() {
+            if let (reception, count) = current { counts[reception, default: 0] += count }
+            current = nil
+            guard let adapter, let mode else { return }
+            let reception = Reception(adapter: adapter, mode: mode)
+            counts[reception, default: 0] += 0
+            current = (reception, 0)
         }
     }
 
@@ -36,8 +46,8 @@ final class RadioHealthMeter: Sendable {
     /// `hci0`); nil when scanning stopped.
     func follow(adapter: String?) {
         state.withLock { state in
-            state.adapter = adapter.map { String($0.split(separator: "/").last ?? Substring($0)) }
-            state.count(0)
+            state.adapter = adapter.map(BlueZScanner<ContinuousClock>.name(of:))
+            state.settle()
         }
     }
 
@@ -45,11 +55,11 @@ final class RadioHealthMeter: Sendable {
     func follow(mode: String) {
         state.withLock { state in
             state.mode = mode
-            state.count(0)
+            state.settle()
         }
     }
 
-    func advert() { state.withLock { $0.count(1) } }
+    func advert() { state.withLock { $0.current?.count += 1 } }
 
     func seen(_ identity: String, rssi: Int?) {
         state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
@@ -63,18 +73,19 @@ final class RadioHealthMeter: Sendable {
     /// starts the next (without, it is the interval so far).
     func report(seconds: Double, pairings: [Pairing], reset: Bool = true) -> RadioHealth {
         let taken = state.withLock { state in
-            let taken = state
+            var taken = state
+            taken.settle()
             guard reset else { return taken }
             state = State(adapter: state.adapter, mode: state.mode)
-            state.count(0)
+            state.settle()
             return taken
         }
         let minutes = max(seconds, 1) / 60
         return RadioHealth(
             intervalSeconds: Int(seconds.rounded()),
-            scanning: taken.adverts.values.sorted { ($0.adapter, $0.mode) < ($1.adapter, $1.mode) }.map { entry in
-                RadioHealth.Reception(adapter: entry.adapter, mode: entry.mode, adverts: entry.count,
-                                      advertsPerMinute: (Double(entry.count) / minutes * 10).rounded() / 10)
+            scanning: taken.counts.sorted { ($0.key.adapter, $0.key.mode) < ($1.key.adapter, $1.key.mode) }.map { reception, count in
+                RadioHealth.Reception(adapter: reception.adapter, mode: reception.mode, adverts: count,
+                                      advertsPerMinute: (Double(count) / minutes * 10).rounded() / 10)
             },
             discoveryRestarts: taken.restarts, ladderSteps: taken.steps,
             paired: pairings.map { pairing in
