@@ -2,13 +2,14 @@ import Lifecycle
 
 /// Every `interval`, the recorder records a `radio_health` sample: all the
 /// time the daemon runs, so a gateway parked for a week still reports. One
-/// wake-up per interval.
+/// wake-up per interval. An interval of zero records none.
 struct RadioHealthService: Service {
     let name = "radio health"
     let interval: Duration
     let recorder: RecorderService
 
     func run() async {
+        guard interval > .zero else { return await waitUntilCancelled() }
         let clock = ContinuousClock()
         var last = clock.now
         while (try? await clock.sleep(for: interval)) != nil {

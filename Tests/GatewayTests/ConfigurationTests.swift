@@ -21,6 +21,11 @@ struct ConfigurationTests {
         #expect(try Configuration.parse(text, file: "defaults.conf") == Configuration())
     }
 
+    @Test func aHealthIntervalOfZeroTurnsHealthSamplesOffAndOneSecondIsTheShortest() throws {
+        #expect(try Configuration.parse("[Bluetooth]\nHealthInterval = 0\n", file: "a.conf").bluetooth.healthInterval == .zero)
+        #expect(try Configuration.parse("[Bluetooth]\nHealthInterval = 1s\n", file: "a.conf").bluetooth.healthInterval == .seconds(1))
+    }
+
     @Test func valuesOfEveryKindAreApplied() throws {
         let configuration = try Configuration.parse("""
             # comment
@@ -83,6 +88,7 @@ struct ConfigurationTests {
         BadCase(text: "[Logging]\nLevel = loud\n", line: 2, key: "Logging.Level"),
         BadCase(text: "[Bluetooth]\nScanMode = sideways\n", line: 2, key: "Bluetooth.ScanMode"),
         BadCase(text: "[Bluetooth]\nHealthInterval = often\n", line: 2, key: "Bluetooth.HealthInterval"),
+        BadCase(text: "[Bluetooth]\nHealthInterval = 10ms\n", line: 2, key: "Bluetooth.HealthInterval"),
         BadCase(text: "[Bluetooth]\nAdapter = hci0\nAdapter = hci1\n", line: 3, key: "Bluetooth.Adapter"),
         BadCase(text: "Adapter = hci0\n", line: 1, key: "Adapter"),
         BadCase(text: "[Bluetooth\nAdapter = hci0\n", line: 1, key: ""),

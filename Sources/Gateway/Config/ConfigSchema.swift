@@ -40,7 +40,10 @@ package enum ConfigSchema {
         },
         duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, report)") { $0.bluetooth.scanWatchdog = $1 },
         duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },
-        duration("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs") { $0.bluetooth.healthInterval = $1 },
+        // Below a second the samples would flood the queue: 0 turns them off instead.
+        parsed("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs; 0 for never",
+               expected: "0 or a duration of at least 1s, such as 5min",
+               { ConfigValue.duration($0).flatMap { $0 == .zero || $0 >= .seconds(1) ? $0 : nil } }) { $0.bluetooth.healthInterval = $1 },
         ConfigKey(section: "Location", name: "Source", defaultText: "gpsd://127.0.0.1:2947",
                   help: "gpsd://HOST:PORT, gpsd:///SOCKET or nmea:///DEVICE?baud=RATE") { config, text in
             guard let source = LocationSource(text) else { return "expected gpsd://HOST:PORT, gpsd:///PATH or nmea:///DEVICE?baud=RATE" }
