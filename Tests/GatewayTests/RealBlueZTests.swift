@@ -139,12 +139,13 @@ struct RealBlueZTests {
         #expect((monitors?["detail"] as? String)?.hasPrefix("bluetoothd offers AdvertisementMonitorManager1") == true
                     && monitors?["warning"] as? Bool == false, "\(String(describing: monitors))")
 
-        for mode in ["active", "mgmt", "passive"] { try checkBusyAir(job, mode: mode) }
-        try checkPrivateAddresses(job)
-        try checkFailover(job)
-        try checkStuckRadio(job)
+        let results = VMJob(folder: job)
+        for mode in ["active", "mgmt", "passive"] { try checkBusyAir(results, mode: mode) }
+        try checkPrivateAddresses(results)
+        try checkFailover(results)
+        try checkStuckRadio(results)
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
-        let mgmt = (try? String(contentsOfFile: job.file("busy-mgmt.log"), encoding: .utf8)) ?? ""
+        let mgmt = results.text("busy-mgmt.log")
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
         let busyStatus = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: job.file("busy-status.json")))) as? [String: Any])
         // Whichever busy-air gateway owns the control interface answers.
@@ -161,28 +162,22 @@ struct RealBlueZTests {
 
     /// One trip on the phone paired by IRK, open across at least two
     /// address changes: three or more addresses, all made with its key.
-    func checkPrivateAddresses(_ job: TemporaryDirectory) throws {
-        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
+    func checkPrivateAddresses(_ job: VMJob) throws {
         let key = try #require(IdentityResolvingKey(Advertisement.parseHex(Self.irk) ?? []))
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var firstSeen: [(address: String, time: Date)] = []
-        for line in read("rpa-scan.ndjson").split(separator: "\n") {
+        for line in job.text("rpa-scan.ndjson").split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let address = object["address"] as? String, let parsed = BluetoothAddress(address), key.resolves(parsed.value),
-                  let time = (object["time"] as? String).flatMap(parser.date(from:)),
-                  !firstSeen.contains(where: { $0.address == address }) else { continue }
+                  let time = VMJob.time(of: object), !firstSeen.contains(where: { $0.address == address }) else { continue }
             firstSeen.append((address, time))
         }
-        let heard = "the scan heard the phone under \(firstSeen.map(\.address)):\n\(read("rpa-scan.log"))\n\(read("rpa-pair.log"))"
+        let heard = "the scan heard the phone under \(firstSeen.map(\.address)):\n\(job.text("rpa-scan.log"))\n\(job.text("rpa-pair.log"))"
         #expect(firstSeen.count >= 3, "\(heard)")
-        let started = Double(read("rpa-started").prefix(10)) ?? 0
-        let trips = (try? JSONSerialization.jsonObject(with: Data(read("rpa-trips.json").utf8)) as? [[String: Any]]) ?? []
-        let mine = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(started) }
-        #expect(mine.count == 1 && mine.first.map { $0["end"] == nil || $0["end"] is NSNull } == true,
-                "one trip, open across the address changes: \(trips)\n\(read("rpa-run.log").suffix(2000))")
+        let trips = job.trips("rpa-trips.json", since: "rpa-started")
+        #expect(trips?.since.count == 1 && trips?.since.first.map(VMJob.isOpen) == true,
+                "one trip, open across the address changes: \(trips?.all ?? [])\n\(job.text("rpa-run.log").suffix(2000))")
         // Beacon samples keep coming after the third address appeared.
-        let samples = read("rpa-beacon-samples").split(separator: "\n").compactMap { Double($0) }
+        let samples = job.numbers("rpa-beacon-samples")
         if firstSeen.count >= 3 {
             #expect((samples.last ?? 0) > firstSeen[2].time.timeIntervalSince1970, "samples \(samples), \(heard)")
         }
@@ -190,41 +185,37 @@ struct RealBlueZTests {
 
     /// The gateway moved from hci4 to hci5 within 2 s of hci4 going off,
     /// recorded the move, and kept its one trip open with beacon samples after it.
-    func checkFailover(_ job: TemporaryDirectory) throws {
-        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
-        let log = read("failover-run.log")
-        let after = Double(read("failover-after").trimmingCharacters(in: .whitespacesAndNewlines))
+    func checkFailover(_ job: VMJob) throws {
+        let log = job.text("failover-run.log")
+        let after = job.number("failover-after")
         #expect(after.map { $0 <= 2.0 } == true, "moved \(after.map { "\($0) s" } ?? "never") after hci4 went off:\n\(log.suffix(3000))")
-        #expect(read("failover-events.json").contains(#""from":"hci4""#) && read("failover-events.json").contains("adapterFailover"),
-                "\(read("failover-events.json").suffix(2000))")
-        let started = Double(read("failover-started").prefix(10)) ?? 0
-        let trips = (try? JSONSerialization.jsonObject(with: Data(read("failover-trips.json").utf8)) as? [[String: Any]]) ?? []
-        let mine = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(started) }
-        #expect(mine.count == 1 && mine.first.map { $0["end"] == nil || $0["end"] is NSNull } == true, "one open trip across the move: \(trips)")
-        let off = Double(read("failover-powered-off").trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
-        let samples = read("failover-beacon-samples").split(separator: "\n").compactMap { Double($0) }
+        let events = job.text("failover-events.json")
+        #expect(events.contains(#""from":"hci4""#) && events.contains("adapterFailover"), "\(events.suffix(2000))")
+        let trips = job.trips("failover-trips.json", since: "failover-started")
+        #expect(trips?.since.count == 1 && trips?.since.first.map(VMJob.isOpen) == true, "one open trip across the move: \(trips?.all ?? [])")
+        let off = job.number("failover-powered-off") ?? .infinity
+        let samples = job.numbers("failover-beacon-samples")
         #expect(samples.contains { $0 > off + 2 }, "beacon samples after the move: \(samples), hci4 off at \(off)")
     }
 
     /// Silence took the gateway up its ladder (restart, power cycle) to
     /// radioNeedsPowerCycle, shown by status and doctor, without a crash or
     /// an exit; adverts back, it recorded radioRecovered and stopped cleanly.
-    func checkStuckRadio(_ job: TemporaryDirectory) throws {
-        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
-        let log = read("failover-run.log")
+    func checkStuckRadio(_ job: VMJob) throws {
+        let log = job.text("failover-run.log")
         let steps = log.split(separator: "\n").compactMap { line -> String? in
             if line.contains("the radio needs a power cycle") { return "needs-power-cycle" }
             return line.contains("; recovery step: ") ? String(line.split(separator: " ").last ?? "") : nil
         }
         #expect(Array(steps.suffix(3)) == ["restart-discovery", "power-cycle", "needs-power-cycle"], "\(steps)\n\(log.suffix(3000))")
-        #expect(read("stuck-alive").hasPrefix("alive"), "the daemon kept running")
-        #expect(read("stuck-status.txt").contains("needs a power cycle"), "\(read("stuck-status.txt"))")
-        let doctor = (try? JSONSerialization.jsonObject(with: Data(read("stuck-doctor.json").utf8)) as? [String: [[String: Any]]])?["checks"] ?? []
+        #expect(job.text("stuck-alive").hasPrefix("alive"), "the daemon kept running")
+        #expect(job.text("stuck-status.txt").contains("needs a power cycle"), "\(job.text("stuck-status.txt"))")
+        let doctor = (try? JSONSerialization.jsonObject(with: Data(job.text("stuck-doctor.json").utf8)) as? [String: [[String: Any]]])?["checks"] ?? []
         let radio = doctor.first { $0["name"] as? String == "radio-power-cycle" }
         #expect(radio?["ok"] as? Bool == false, "\(String(describing: radio))")
-        let events = read("stuck-events.json")
+        let events = job.text("stuck-events.json")
         #expect(events.contains("radioNeedsPowerCycle") && events.contains("radioRecovered"), "\(events.suffix(2000))")
-        #expect(read("stuck-exit").hasPrefix("0"), "stopped cleanly: \(read("stuck-exit"))")
+        #expect(job.text("stuck-exit").hasPrefix("0"), "stopped cleanly: \(job.text("stuck-exit"))")
     }
 
     /// Seconds the busy-air gateways spend with the beacon in range.
@@ -234,40 +225,35 @@ struct RealBlueZTests {
     /// One mode's busy-air results: one trip that stayed open while the beacon
     /// was in range, beacon samples at the interval, the scan hearing the
     /// beacon at least every 2 s, and the trip ending soon after the beacon stops.
-    func checkBusyAir(_ job: TemporaryDirectory, mode: String) throws {
-        func read(_ name: String) -> String { (try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "" }
-        let log = read("busy-\(mode).log")
+    func checkBusyAir(_ job: VMJob, mode: String) throws {
+        let log = job.text("busy-\(mode).log")
         #expect(log.contains("recording: scanning in \(mode) mode"), "\(mode): \(log.suffix(2000))")
         // Stopped by SIGTERM, the gateway says what cycling cost.
         #expect(log.contains("recording: scanner stopped after") && log.contains("stopping on signal 15"), "\(mode): \(log.suffix(2000))")
 
-        let trips = try #require(try JSONSerialization.jsonObject(with: Data(read("busy-\(mode)-trips-in-range.json").utf8)) as? [[String: Any]],
-                                 "\(mode): \(read("busy-\(mode)-trips-in-range.json"))")
         // The first scenario's trip came along in the store; busy air adds one.
-        let busy = trips.filter { ($0["start"] as? String ?? "") >= CivilTime.iso8601(Double(read("busy-started").prefix(10)) ?? 0) }
-        #expect(busy.count == 1, "\(mode): exactly one trip in busy air: \(trips)")
-        #expect(busy.first.map { $0["end"] == nil || $0["end"] is NSNull } == true, "\(mode): the trip is still open while in range: \(trips)")
+        let trips = try #require(job.trips("busy-\(mode)-trips-in-range.json", since: "busy-started"),
+                                 "\(mode): \(job.text("busy-\(mode)-trips-in-range.json"))")
+        #expect(trips.since.count == 1, "\(mode): exactly one trip in busy air: \(trips.all)")
+        #expect(trips.since.first.map(VMJob.isOpen) == true, "\(mode): the trip is still open while in range: \(trips.all)")
 
-        let stopped = try #require(Double(read("busy-beacon-stopped").trimmingCharacters(in: .whitespacesAndNewlines)))
-        let samples = read("busy-\(mode)-beacon-samples").split(separator: "\n").compactMap { Double($0) }.filter { $0 <= stopped }
-        let first = try #require(samples.first, "\(mode): no beacon samples: \(read("busy-\(mode)-beacon-samples"))")
+        let stopped = try #require(job.number("busy-beacon-stopped"))
+        let samples = job.numbers("busy-\(mode)-beacon-samples").filter { $0 <= stopped }
+        let first = try #require(samples.first, "\(mode): no beacon samples: \(job.text("busy-\(mode)-beacon-samples"))")
         let expected = Int(((stopped - first) / Self.beaconInterval).rounded(.down)) + 1
         #expect(Double(samples.count) >= 0.8 * Double(expected) && expected >= 12,
                 "\(mode): \(samples.count) beacon samples of \(expected) expected over \(Int(stopped - first)) s")
 
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let scan = read("busy-scan-\(mode).ndjson").split(separator: "\n").compactMap { line -> Date? in
-            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let time = object["time"] as? String else { return nil }
-            return parser.date(from: time)
+        let scan = job.text("busy-scan-\(mode).ndjson").split(separator: "\n").compactMap { line -> Date? in
+            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return VMJob.time(of: object)
         }
         let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
-        let heard = "\(mode): scan heard the beacon \(scan.count) times, longest gap \(gaps.max() ?? -1) s\n\(read("busy-scan-\(mode).log"))"
+        let heard = "\(mode): scan heard the beacon \(scan.count) times, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
         #expect(scan.count >= 25, "\(heard)")
         #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
 
-        let ended = Double(read("busy-\(mode)-ended-after").trimmingCharacters(in: .whitespacesAndNewlines))
+        let ended = job.number("busy-\(mode)-ended-after")
         #expect(ended.map { $0 <= 30 + 5 + 5 } == true, "\(mode): the trip ended \(ended.map { "\($0) s" } ?? "never") after the beacon stopped")
     }
 
