@@ -285,7 +285,7 @@ enum BluetoothCommands {
                 print("no pairings; see waymark pair --help")
             } else {
                 for p in list {
-                    let key = p.bindkey == nil ? "" : p.identity.hasPrefix("irk:") ? "\tIRK set" : "\tbindkey set"
+                    let key = p.bindkey == nil ? "" : p.isIRK ? "\tIRK set" : "\tbindkey set"
                     print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(key)")
                 }
             }

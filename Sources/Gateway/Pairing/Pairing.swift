@@ -25,9 +25,12 @@ public struct Pairing: Sendable, Equatable, Codable {
 
     package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey", hasIRK = "has_irk" }
 
+    /// Whether this pairing is by Identity Resolving Key (its key column holds the IRK).
+    public var isIRK: Bool { identity.hasPrefix("irk:") }
+
     /// The Identity Resolving Key of an `irk:` pairing.
     public var irk: IdentityResolvingKey? {
-        guard identity.hasPrefix("irk:") else { return nil }
+        guard isIRK else { return nil }
         return bindkey.flatMap(Advertisement.parseHex).flatMap(IdentityResolvingKey.init)
     }
 
@@ -37,7 +40,6 @@ public struct Pairing: Sendable, Equatable, Codable {
         try container.encode(identity, forKey: .identity)
         try container.encode(role, forKey: .role)
         try container.encode(label, forKey: .label)
-        let isIRK = identity.hasPrefix("irk:")
         try container.encode(bindkey != nil && !isIRK, forKey: .hasBindkey)
         if isIRK { try container.encode(bindkey != nil, forKey: .hasIRK) }
     }
