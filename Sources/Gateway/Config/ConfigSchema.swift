@@ -28,7 +28,7 @@ package enum ConfigSchema {
         },
         text("Session", "CAFile", "", "PEM file of extra CAs to trust; verification is never turned off") { $0.session.caFile = $1 },
         text("Backend", "BaseURL", "", "fleet API base URL used until the account names one", url: true) { $0.backend.baseURL = $1 },
-        duration("Backend", "SettingsInterval", "15min", "fetch settings and fleet commands (lock, wipe) this often, and after every token refresh") {
+        duration("Backend", "SettingsInterval", "15min", "fetch settings and fleet commands (lock, wipe) this often, and after every token refresh", minimum: .seconds(1)) {
             $0.backend.settingsInterval = $1
         },
         text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
@@ -38,8 +38,8 @@ package enum ConfigSchema {
             config.bluetooth.scanMode = mode
             return nil
         },
-        duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, report)") { $0.bluetooth.scanWatchdog = $1 },
-        duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ") { $0.bluetooth.deviceExpiry = $1 },
+        duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, report)", minimum: .seconds(1)) { $0.bluetooth.scanWatchdog = $1 },
+        duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ", minimum: .seconds(1)) { $0.bluetooth.deviceExpiry = $1 },
         // Below a second the samples would flood the queue: 0 turns them off instead.
         parsed("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs; 0 for never",
                expected: "0 or a duration of at least 1s, such as 5min",
@@ -50,7 +50,7 @@ package enum ConfigSchema {
             config.location.source = source
             return nil
         },
-        duration("Location", "NoDataTimeout", "10s", "treat a silent gpsd connection as dead after this long") { $0.location.noDataTimeout = $1 },
+        duration("Location", "NoDataTimeout", "10s", "treat a silent gpsd connection as dead after this long", minimum: .seconds(1)) { $0.location.noDataTimeout = $1 },
         duration("Recording", "GapThreshold", "60s", "report interruptions longer than this as telemetry gaps") { $0.recording.gapThreshold = $1 },
         duration("Recording", "BeaconLostTimeout", "2min", "end a trip when the vehicle beacon is unseen this long") { $0.recording.beaconLostTimeout = $1 },
         integer("Recording", "TripStartSightings", "3", 1...100, "sightings of the vehicle beacon that start a trip") { $0.recording.tripStartSightings = $1 },
@@ -94,11 +94,14 @@ package enum ConfigSchema {
         }
     }
 
+    /// `minimum`: for periods that drive a loop (a watchdog, a sweep, a
+    /// poll), where zero would spin; the same floor as remote settings have.
     private static func duration(
-        _ section: String, _ name: String, _ defaultText: String, _ help: String,
+        _ section: String, _ name: String, _ defaultText: String, _ help: String, minimum: Duration = .zero,
         _ set: @escaping @Sendable (inout Configuration, Duration) -> Void
     ) -> ConfigKey {
-        parsed(section, name, defaultText, help, expected: "a duration such as 30s, 5min or 2h", ConfigValue.duration, set)
+        let expected = minimum == .zero ? "a duration such as 30s, 5min or 2h" : "a duration of at least \(minimum.components.seconds)s, such as 30s, 5min or 2h"
+        return parsed(section, name, defaultText, help, expected: expected, { ConfigValue.duration($0).flatMap { $0 >= minimum ? $0 : nil } }, set)
     }
 
     private static func integer(
