@@ -1,3 +1,4 @@
+import Bluetooth
 import DBus
 
 extension BlueZScanner {
@@ -96,7 +97,8 @@ extension BlueZScanner {
     /// start); an advert in the meantime just moves the deadline. With no
     /// advert at all it climbs a ladder, one step per period: restart
     /// discovery; power-cycle the adapter; lift soft rfkill blocks and
-    /// power-cycle again (skipped when nothing is blocked). Then it reports
+    /// power-cycle again (skipped when nothing is blocked); power-cycle it
+    /// through the kernel (skipped without the capability). Then it reports
     /// that the radio needs a real power cycle and keeps restarting
     /// discovery, at a period doubling up to `probeBackoffCap` times. An
     /// advert resets the ladder.
@@ -123,6 +125,9 @@ extension BlueZScanner {
                 report(.watchdogFired(step: .restartDiscovery))
                 return await startScanning(reason: "watchdog: no adverts")
             }
+            // Steps that cannot apply here are passed over.
+            if watchdogStrikes == 3, options.unblockRadio() == 0 { watchdogStrikes = 4 }
+            if watchdogStrikes == 4, options.kernelPowerCycle == nil { watchdogStrikes = 5 }
             switch watchdogStrikes {
             case 1:
                 report(.watchdogFired(step: .restartDiscovery))
@@ -130,9 +135,12 @@ extension BlueZScanner {
             case 2:
                 report(.watchdogFired(step: .powerCycle))
                 await powerCycle()
-            case 3 where options.unblockRadio() > 0:
+            case 3:
                 report(.watchdogFired(step: .rfkillUnblock))
                 await powerCycle()
+            case 4:
+                report(.watchdogFired(step: .mgmtPowerCycle))
+                await powerCycle(throughKernel: true)
             default:
                 if !radioDead {
                     radioDead = true
@@ -146,15 +154,28 @@ extension BlueZScanner {
         }
     }
 
-    private func powerCycle() async {
+    /// Powers the adapter off and on: through bluetoothd, or below it on the
+    /// kernel's management channel.
+    private func powerCycle(throughKernel: Bool = false) async {
         guard let adapter = adapterPath else { return }
         // Our own power-off is not a failing adapter: no failover for it.
         cyclingPower = true
         defer { cyclingPower = false }
-        for powered in [false, true] {
-            _ = try? await connection.call(
-                destination: "org.bluez", path: adapter, interface: "org.freedesktop.DBus.Properties", method: "Set",
-                arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(powered))], timeout: .seconds(5))
+        if throughKernel, let cycle = options.kernelPowerCycle {
+            // BlueZ names adapters after the kernel's controller index: hciN.
+            if let index = UInt16(Self.name(of: adapter).dropFirst(3)) {
+                do throws(ManagementSocketError) { try await cycle(index) } catch {
+                    report(.recoveryFailed(step: .mgmtPowerCycle, reason: error.description))
+                }
+            } else {
+                report(.recoveryFailed(step: .mgmtPowerCycle, reason: "\(adapter) names no controller index"))
+            }
+        } else {
+            for powered in [false, true] {
+                _ = try? await connection.call(
+                    destination: "org.bluez", path: adapter, interface: "org.freedesktop.DBus.Properties", method: "Set",
+                    arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(powered))], timeout: .seconds(5))
+            }
         }
         await startDiscovery(reason: "watchdog: after power cycle")
     }

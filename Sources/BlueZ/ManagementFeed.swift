@@ -32,7 +32,7 @@ final class ManagementFeed: Sendable {
         socket.start(queue: Self.queue, onEvent: { [self] index, event in
             switch event {
             case .deviceFound(let found), .monitorDeviceFound(_, let found): handle(found, index: index)
-            case .other: break
+            case .commandReply, .other: break
             }
         }, onMalformed: { [self] _ in
             malformedCount.withLock { $0 += 1 }

@@ -7,6 +7,9 @@ public enum ScannerEvent: Sendable, Equatable {
     /// No advert for the watchdog period while discovery should run: the
     /// recovery step taken.
     case watchdogFired(step: WatchdogStep)
+    /// A recovery step could not be carried out (`reason`); the ladder
+    /// goes on to the next.
+    case recoveryFailed(step: WatchdogStep, reason: String)
     /// Adverts came back after the ladder ended in `needsPowerCycle`.
     case radioRecovered
     /// Devices removed from BlueZ's cache because they were not seen for long.
@@ -23,6 +26,9 @@ public enum ScannerEvent: Sendable, Equatable {
         case powerCycle = "power-cycle"
         /// Soft rfkill blocks lifted, then the adapter power-cycled.
         case rfkillUnblock = "rfkill-unblock"
+        /// The controller powered off and on through the kernel's management
+        /// channel, below bluetoothd (needs `CAP_NET_ADMIN`).
+        case mgmtPowerCycle = "mgmt-power-cycle"
         /// Nothing brought adverts back: the radio needs a real power cycle
         /// (in a car, an ignition cycle). Discovery keeps being retried.
         case needsPowerCycle = "needs-power-cycle"

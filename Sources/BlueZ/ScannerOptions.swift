@@ -17,8 +17,8 @@ public struct ScannerOptions: Sendable {
     public var managementChannel: @Sendable () throws(ManagementSocketError) -> ManagementSocket = {
         () throws(ManagementSocketError) in try ManagementSocket.openControlChannel()
     }
-    /// With discovery on and no advert for this long, restart discovery; if
-    /// that brings nothing, power-cycle the adapter.
+    /// With discovery on and no advert for this long, take the next step of
+    /// the watchdog's recovery ladder (restart, power cycles, rfkill).
     public var watchdog: Duration
     /// With no adapter named: how good an adapter is (`hci0` → lower is
     /// better), after being powered. The gateway ranks USB before UART.
@@ -29,6 +29,12 @@ public struct ScannerOptions: Sendable {
     /// The watchdog's third step: lifts soft rfkill blocks on Bluetooth
     /// radios where allowed; returns how many it lifted.
     public var unblockRadio: @Sendable () -> Int = { Rfkill.unblockSoft() }
+    /// The watchdog's fourth step, below bluetoothd: powers controller `hciN`
+    /// off and on through the kernel's management channel. Nil, and the step
+    /// skipped, where the process lacks `CAP_NET_ADMIN`.
+    public var kernelPowerCycle: (@Sendable (_ index: UInt16) async throws(ManagementSocketError) -> Void)? =
+        ProcessCapabilities.effective(contains: ProcessCapabilities.netAdmin)
+            ? { @Sendable index async throws(ManagementSocketError) in try await ManagementSocket.powerCycle(controller: index) } : nil
     /// Once the ladder is exhausted, the watchdog keeps probing, its period
     /// doubling up to this many times the configured one.
     public var probeBackoffCap = 16

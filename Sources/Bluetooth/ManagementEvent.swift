@@ -3,7 +3,8 @@
 /// header (event code, controller index, parameter length, all
 /// little-endian) and the parameters.
 ///
-/// Only the advert-carrying events are decoded; the rest are `.other`.
+/// The advert-carrying events and command replies are decoded; the rest
+/// are `.other`.
 public enum ManagementEvent: Sendable, Equatable {
     /// `MGMT_EV_DEVICE_FOUND` (0x0012), sent for every advert while the
     /// kernel scans for discovery.
@@ -11,8 +12,13 @@ public enum ManagementEvent: Sendable, Equatable {
     /// `MGMT_EV_ADV_MONITOR_DEVICE_FOUND` (0x002F): the same, for an advert
     /// that matched a registered advertisement monitor.
     case monitorDeviceFound(handle: UInt16, DeviceFound)
+    /// `MGMT_EV_CMD_COMPLETE` (0x0001) or `MGMT_EV_CMD_STATUS` (0x0002): the
+    /// reply to command `opcode`, with its status (0 is success).
+    case commandReply(opcode: UInt16, status: UInt8)
     case other(code: UInt16)
 
+    static let commandCompleteCode: UInt16 = 0x0001
+    static let commandStatusCode: UInt16 = 0x0002
     public static let deviceFoundCode: UInt16 = 0x0012
     public static let monitorDeviceFoundCode: UInt16 = 0x002F
     static let headerSize = 6
@@ -36,6 +42,10 @@ public enum ManagementEvent: Sendable, Equatable {
             guard parameters.count >= 2 else { throw .truncatedParameters(code: code, length: parameters.count) }
             let handle = parameters.littleEndian(UInt16.self, at: 0)
             return (index, .monitorDeviceFound(handle: handle, try deviceFound(UnsafeRawBufferPointer(rebasing: parameters[2...]), code: code)))
+        case commandCompleteCode, commandStatusCode:
+            // Opcode (2) and status (1); a complete reply's return values follow.
+            guard parameters.count >= 3 else { throw .truncatedParameters(code: code, length: parameters.count) }
+            return (index, .commandReply(opcode: parameters.littleEndian(UInt16.self, at: 0), status: parameters[2]))
         default:
             return (index, .other(code: code))
         }

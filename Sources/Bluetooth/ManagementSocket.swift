@@ -11,7 +11,7 @@ import Synchronization
 /// device-found events to trusted sockets only, so `openControlChannel`
 /// refuses to pretend without it.
 public final class ManagementSocket: Sendable {
-    private let descriptor: Int32
+    let descriptor: Int32
     private let source = Mutex<ReadSource?>(nil)
 
     /// Dispatch sources are thread-safe, but not marked Sendable.

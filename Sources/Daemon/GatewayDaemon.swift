@@ -53,7 +53,7 @@ package struct GatewayDaemon {
         let recorder = RecorderService(
             store: store, configuration: configuration, bus: bus, scanner: scanner,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
-            samplesCommitted: { count, tripEnded in await uplink.samplesCommitted(count, tripEnded: tripEnded) })
+            samplesCommitted: { count, urgency in await uplink.samplesCommitted(count, urgency) })
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let inhibitor = bus.map(SleepInhibitor.init)
         let controller = DaemonController(

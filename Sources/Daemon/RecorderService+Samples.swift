@@ -39,11 +39,12 @@ extension RecorderService {
         append(RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail)))
     }
 
-    /// Queues one sample outside the trip recorder's flow (an event, a health report).
-    func append(_ recorded: RecordedSample) {
+    /// Queues one sample outside the trip recorder's flow (an event, a health
+    /// report).
+    func append(_ recorded: RecordedSample, urgency: UploadUrgency = .batched) {
         guard (try? outbox.append([stamper.sample(recorded)])) != nil else { return }
         let committed = samplesCommitted
-        Task { await committed(1, false) }
+        Task { await committed(1, urgency) }
     }
 
     func report(_ event: Reconciler.Event) {
@@ -95,7 +96,7 @@ extension RecorderService {
             return
         }
         try? recordings.addPoints(samples.compactMap(TripPoint.init))
-        await samplesCommitted(samples.count, ended)
+        await samplesCommitted(samples.count, ended ? .flush : .batched)
     }
 
     private func scheduleTick() {

@@ -30,8 +30,8 @@ actor RecorderService: Service {
     let configuration: Configuration
     let bus: DBusConnection?
     let isAuthorized: @Sendable () async -> Bool
-    /// Told about new samples and trip ends (the uploader).
-    let samplesCommitted: @Sendable (_ count: Int, _ tripEnded: Bool) async -> Void
+    /// Told about new samples (the uploader), and how soon they should go.
+    let samplesCommitted: @Sendable (_ count: Int, _ urgency: UploadUrgency) async -> Void
 
     var reconciler: Reconciler
     var trips: TripRecorder
@@ -56,7 +56,7 @@ actor RecorderService: Service {
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
          health: RadioHealthMeter = RadioHealthMeter(),
-         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, Bool) async -> Void) {
+         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, UploadUrgency) async -> Void) {
         self.store = store
         self.health = health
         self.scanner = scanner ?? ScannerService(bus: bus)
@@ -161,6 +161,8 @@ actor RecorderService: Service {
             guard step == .needsPowerCycle else { return Log.warning("recording: no adverts for the watchdog period; recovery step: \(step.rawValue)") }
             Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
             announce("radioNeedsPowerCycle", [:])
+        case .recoveryFailed(let step, let reason):
+            Log.warning("recording: recovery step \(step.rawValue) failed: \(reason)")
         case .radioRecovered:
             Log.notice("recording: adverts are back; the radio recovered")
             announce("radioRecovered", [:])
@@ -211,7 +213,9 @@ actor RecorderService: Service {
         healthSince = now
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
-        append(RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report)))
+        // Outside a trip nothing else is on its way: the report goes out on
+        // this wake-up rather than on a batch timer's.
+        append(RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report)), urgency: currentTrip == nil ? .routine : .batched)
     }
 
     /// The current health interval so far, for `waymark radio`.

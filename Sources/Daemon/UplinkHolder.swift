@@ -13,9 +13,9 @@ actor UplinkHolder {
         await uplink?.start()
     }
 
-    func samplesCommitted(_ count: Int, tripEnded: Bool) async {
+    func samplesCommitted(_ count: Int, _ urgency: UploadUrgency) async {
         guard let current else { return }
-        await current.uploader.samplesAdded(count)
-        if tripEnded { await current.flush() }
+        await current.uploader.samplesAdded(count, waitForBatch: urgency == .batched)
+        if urgency == .flush { await current.flush() }
     }
 }

@@ -73,10 +73,11 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     public nonisolated func flush() { waker.yield(true) }
 
     /// New samples were committed: send full batches now, a partial one
-    /// once it has waited `batchAge`.
-    public func samplesAdded(_ count: Int = 1) {
+    /// once it has waited `batchAge` (or now, unless `waitForBatch`). A
+    /// pending retry's backoff holds either way.
+    public func samplesAdded(_ count: Int = 1, waitForBatch: Bool = true) {
         addedSinceCount += count
-        if lastCount + addedSinceCount >= options.batchCount || lastCount + addedSinceCount > options.maxQueuedSamples {
+        if !waitForBatch || lastCount + addedSinceCount >= options.batchCount || lastCount + addedSinceCount > options.maxQueuedSamples {
             waker.yield(false)
         } else if ageTimer == nil {
             let clock = clock, age = options.batchAge, waker = waker

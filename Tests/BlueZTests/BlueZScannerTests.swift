@@ -1,8 +1,10 @@
 import Advertisements
 import BlueZ
+import Bluetooth
 import DBus
 import Foundation
 import PeerHarness
+import Synchronization
 import Testing
 
 /// The scanner against python-dbusmock's BlueZ on a private bus.
@@ -174,6 +176,13 @@ struct BlueZScannerTests {
         options.deviceExpiry = .seconds(3600)
         // One soft rfkill block to lift, as `rfkill unblock` would.
         options.unblockRadio = { 1 }
+        // The kernel's power cycle, which the management channel would carry
+        // out, fails as a busy controller's would.
+        let kernelCycles = Mutex<[UInt16]>([])
+        options.kernelPowerCycle = { index throws(ManagementSocketError) in
+            kernelCycles.withLock { $0.append(index) }
+            throw .refused(opcode: 5, status: 0x0A)
+        }
         // No discovery cycle in the way of counting the watchdog's restarts.
         options.cycle = .seconds(3600)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
@@ -196,12 +205,17 @@ struct BlueZScannerTests {
         clock.advance(by: .seconds(2))
         _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .restartDiscovery) }
         try await started("watchdog: no adverts")
-        for step in [ScannerEvent.WatchdogStep.powerCycle, .rfkillUnblock] {
+        for step in [ScannerEvent.WatchdogStep.powerCycle, .rfkillUnblock, .mgmtPowerCycle] {
             try await clock.waitForSleepers(2)
             clock.advance(by: .seconds(61))
             _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: step) }
+            if step == .mgmtPowerCycle {
+                let failed = try await events.nextMatching(within: .seconds(20)) { if case .recoveryFailed = $0 { true } else { false } }
+                #expect(failed == .recoveryFailed(step: .mgmtPowerCycle, reason: ManagementSocketError.refused(opcode: 5, status: 0x0A).description))
+            }
             try await started(nil)
         }
+        #expect(kernelCycles.withLock { $0 } == [0], "hci0, through the kernel, once")
         try await clock.waitForSleepers(2)
         clock.advance(by: .seconds(61))
         _ = try await events.nextMatching(within: .seconds(20)) { $0 == .watchdogFired(step: .needsPowerCycle) }

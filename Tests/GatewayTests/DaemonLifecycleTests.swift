@@ -68,18 +68,42 @@ struct DaemonLifecycleTests {
             while !daemon.output.contains("recording: running") { try await Task.sleep(for: .milliseconds(50)) }
         }
         try await Task.sleep(for: .seconds(1))
-        func cpuTicks() throws -> Int {
-            let stat = try String(contentsOfFile: "/proc/\(daemon.pid)/stat", encoding: .utf8)
-            let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
-            return Int(fields[11])! + Int(fields[12])!   // utime and stime, in clock ticks
-        }
-        let before = try cpuTicks()
+        let before = try Self.cpuTicks(of: daemon.pid)
         try await Task.sleep(for: .seconds(10))
-        let used = try cpuTicks() - before
+        let used = try Self.cpuTicks(of: daemon.pid) - before
         // The configured timers here (the gpsd probe every 10 s, the scan
         // watchdog every 60 s) cost microseconds; a polling loop would not.
         #expect(used <= 5, "\(used) ticks of CPU in 10 s of idling")
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
+    }
+
+    /// Parked and idle, with a radio health report every 2 s (and the
+    /// default 30 s `BatchAge`): each report is recorded and sent on its own
+    /// timer's wake-up, not on a batch timer's later, and five of them cost
+    /// no more CPU than the idle test allows. Measured from /proc/PID/stat.
+    @Test func healthReportsCostOneWakeUpPerIntervalWhenIdle() async throws {
+        let car = try await RecordingRig(config: "[Bluetooth]\nHealthInterval = 2s\n", withReceiver: false)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("recording: running", in: daemon)
+        try await Task.sleep(for: .seconds(1))
+        let backend = car.session.backend
+        let before = try Self.cpuTicks(of: daemon.pid), reportsBefore = try backend.samples(kind: "radio_health").count
+        try await Task.sleep(for: .seconds(10))
+        let used = try Self.cpuTicks(of: daemon.pid) - before
+        let reports = try backend.samples(kind: "radio_health").count - reportsBefore
+        #expect((4...6).contains(reports), "\(reports) reports uploaded in 10 s at one per 2 s: \(daemon.output.suffix(2000))")
+        #expect(used <= 5, "\(used) ticks of CPU in 10 s with \(reports) reports")
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+    }
+
+    /// utime and stime of process `pid` so far, in clock ticks.
+    static func cpuTicks(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
     }
 }

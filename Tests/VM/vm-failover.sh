@@ -12,7 +12,9 @@ mkdir -p /var/lib/waymark-failover && cp -a /var/lib/busy-template/. /var/lib/wa
 chown -R waymark:waymark /var/lib/waymark-failover && chmod 700 /var/lib/waymark-failover
 w_failover() { as_waymark /job/waymark --config /job/failover.conf --data-dir /var/lib/waymark-failover "$@"; }
 now > /job/failover-started
-setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/failover.conf --data-dir /var/lib/waymark-failover \
+# CAP_NET_ADMIN, as the unit grants it, for the ladder's power cycle through
+# the kernel (the config keeps it in active mode all the same).
+setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/failover.conf --data-dir /var/lib/waymark-failover \
     run > /job/failover-run.log 2>&1 &
 gateway=$!
 if wait_for 90 grep -q "trip .* started" /job/failover-run.log; then

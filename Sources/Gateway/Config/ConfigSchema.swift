@@ -38,7 +38,7 @@ package enum ConfigSchema {
             config.bluetooth.scanMode = mode
             return nil
         },
-        duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, report)", minimum: .seconds(1)) { $0.bluetooth.scanWatchdog = $1 },
+        duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, mgmt power cycle, report)", minimum: .seconds(1)) { $0.bluetooth.scanWatchdog = $1 },
         duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ", minimum: .seconds(1)) { $0.bluetooth.deviceExpiry = $1 },
         // Below a second the samples would flood the queue: 0 turns them off instead.
         parsed("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs; 0 for never",
