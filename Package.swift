@@ -27,6 +27,7 @@ let package = Package(
         // Linux calls Glibc's module lacks (prctl, adjtimex), as inline functions.
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
@@ -45,6 +46,9 @@ let package = Package(
         .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
         .target(name: "Recording", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
         .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
+        // The outbox's second sink: batches and retained state on an MQTT
+        // broker through libmosquitto, with Home Assistant discovery.
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Upload", "Telemetry", "Advertisements", "Basics", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
@@ -55,19 +59,19 @@ let package = Package(
         // pairings, requirement probes, the session factory, the command line.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
+            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         // `waymark run`: the composition root and its services.
         .target(
             name: "Daemon",
-            dependencies: ["Gateway", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Gateway", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Gateway", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Gateway", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
@@ -94,6 +98,7 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Upload", "Telemetry", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
@@ -107,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Daemon", "CLI", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "Telemetry", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Daemon", "CLI", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

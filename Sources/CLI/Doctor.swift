@@ -8,6 +8,7 @@ internal import Glibc
 import HTTP
 import Location
 import Logging
+import MQTT
 import Session
 import Storage
 
@@ -38,6 +39,7 @@ enum Doctor {
         checks.append(radio(invocation))
         checks += await session(configuration, invocation)
         checks.append(clock())
+        if let check = await mqtt(configuration, invocation) { checks.append(check) }
         if invocation.flag("--json") {
             print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": checks])) ?? Data(), as: UTF8.self))
         } else {
@@ -119,6 +121,25 @@ enum Doctor {
             area: "bluetooth", name: "radio-power-cycle", ok: since == nil,
             detail: since.map { "needs a power cycle since \($0.formatted(.iso8601)): no adverts after every recovery step" } ?? "no power cycle needed",
             fix: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter")
+    }
+
+    /// `mqtt test`, when `[MQTT] Broker` is set.
+    private static func mqtt(_ configuration: Configuration, _ invocation: Invocation) async -> Check? {
+        guard let broker = configuration.mqtt.broker else { return nil }
+        let deviceID = (try? GatewayStore(path: invocation.storePath).deviceID) ?? ""
+        let result: Result<[String], MQTTCommand.Problem>
+        do {
+            guard let settings = try configuration.mqttSettings(deviceID: deviceID) else { return nil }
+            result = await MQTTCommand.check(settings, topic: configuration.mqttTopicPrefix(deviceID: deviceID) + "/availability")
+        } catch {
+            result = .failure(MQTTCommand.Problem(description: error.description))
+        }
+        switch result {
+        case .success(let lines):
+            return Check(area: "mqtt", name: "broker", ok: true, detail: lines.joined(separator: "; "))
+        case .failure(let problem):
+            return Check(area: "mqtt", name: "broker", ok: false, detail: "\(broker.host):\(broker.port)", fix: problem.description)
+        }
     }
 
     /// The best state the location reader reaches within three seconds.

@@ -44,16 +44,17 @@ package struct GatewayDaemon {
 
         // Wakes: everything the controller reacts to, from every service.
         let (wakes, wake) = AsyncStream.makeStream(of: DaemonWake.self)
-        let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
-            Uplink.make(configuration, store: store, deviceID: deviceID) { wake.yield(.session($0)) }
-        }
-        let uplink = UplinkHolder(makeUplink(configuration))
+        let uplink = UplinkHolder(nil)
         let scanner = ScannerService(bus: bus)
         // Sightings (from the scanner) and fixes (from location) → the recorder → the outbox.
         let recorder = RecorderService(
             store: store, configuration: configuration, bus: bus, scanner: scanner,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
-            samplesCommitted: { count, urgency in await uplink.samplesCommitted(count, urgency) })
+            samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) })
+        let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
+            Uplink.make(configuration, store: store, deviceID: deviceID, state: { await recorder.gatewayState() }) { wake.yield(.session($0)) }
+        }
+        await uplink.install(makeUplink(configuration))
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let inhibitor = bus.map(SleepInhibitor.init)
         let controller = DaemonController(

@@ -42,9 +42,10 @@ extension RecorderService {
     /// Queues one sample outside the trip recorder's flow (an event, a health
     /// report).
     func append(_ recorded: RecordedSample, urgency: UploadUrgency = .batched) {
-        guard (try? outbox.append([stamper.sample(recorded)])) != nil else { return }
+        let sample = stamper.sample(recorded)
+        guard (try? outbox.append([sample])) != nil else { return }
         let committed = samplesCommitted
-        Task { await committed(1, urgency) }
+        Task { await committed([sample], urgency) }
     }
 
     func report(_ event: Reconciler.Event) {
@@ -96,7 +97,7 @@ extension RecorderService {
             return
         }
         try? recordings.addPoints(samples.compactMap(TripPoint.init))
-        await samplesCommitted(samples.count, ended ? .flush : .batched)
+        await samplesCommitted(samples, ended ? .flush : .batched)
     }
 
     private func scheduleTick() {

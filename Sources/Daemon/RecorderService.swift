@@ -3,6 +3,7 @@ import BlueZ
 import DBus
 import FoundationEssentials
 import Gateway
+import MQTT
 import Lifecycle
 import Location
 import Logging
@@ -31,7 +32,7 @@ actor RecorderService: Service {
     let bus: DBusConnection?
     let isAuthorized: @Sendable () async -> Bool
     /// Told about new samples (the uploader), and how soon they should go.
-    let samplesCommitted: @Sendable (_ count: Int, _ urgency: UploadUrgency) async -> Void
+    let samplesCommitted: @Sendable (_ samples: [Sample], _ urgency: UploadUrgency) async -> Void
 
     var reconciler: Reconciler
     var trips: TripRecorder
@@ -56,7 +57,7 @@ actor RecorderService: Service {
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
          health: RadioHealthMeter = RadioHealthMeter(),
-         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable (Int, UploadUrgency) async -> Void) {
+         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void) {
         self.store = store
         self.health = health
         self.scanner = scanner ?? ScannerService(bus: bus)
@@ -183,6 +184,12 @@ actor RecorderService: Service {
         guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
         Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
         announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
+    }
+
+    /// Armed, running, the trip and the scan mode, for the MQTT sink's state.
+    func gatewayState() async -> GatewayState {
+        GatewayState(armed: reconciler.intent == .armed, running: reconciler.running, trip: currentTrip, queueDepth: 0,
+                     scanMode: await scanReception?.mode.rawValue)
     }
 
     /// The scan mode in use and why; nil while not running.

@@ -3,17 +3,22 @@ import FoundationEssentials
 import Gateway
 import Location
 import Logging
+import MQTT
 import Session
 import Upload
 
 /// The daemon's side of the session and the upload queue: refreshes the
-/// session before it expires and uploads queued samples, but only while the
+/// session before it expires and sends queued samples to each configured
+/// sink (the HTTP uploader, the MQTT publisher), but only while the
 /// persisted session is authorized. Started at launch, where it flushes what
 /// a crash left pending, and re-checked on every reload (a login or logout
 /// from the CLI arrives as one).
 actor Uplink {
     let session: SessionManager
-    let uploader: Uploader<ContinuousClock>
+    /// Nil when `[Upload] Sinks` leaves either out.
+    let uploader: Uploader<ContinuousClock>?
+    let publisher: MQTTPublisher<ContinuousClock>?
+    private var publisherWatcher: Task<Void, Never>?
     private var keeper: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
     private var sessionWatcher: Task<Void, Never>?
@@ -24,33 +29,75 @@ actor Uplink {
     /// Told about every session event: the daemon reconciles on each.
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload,
+    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
          settingsInterval: Duration, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
         self.session = session
         self.store = store
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
-        uploader = Uploader(outbox: Outbox(database: store.database), deviceID: deviceID, authorization: SessionUploadAuthorization(session),
-                            baseURL: { await session.apiBaseURL }, options: upload.options, clock: ContinuousClock(),
-                            now: { Date().timeIntervalSince1970 })
+        self.publisher = publisher
+        uploader = upload.sinks.contains(.http)
+            ? Uploader(outbox: Outbox(database: store.database, sinks: upload.sinks), deviceID: deviceID,
+                       authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL }, options: upload.options,
+                       clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
+            : nil
     }
 
-    /// Builds the uplink when a session is configured; nil (uploads off) otherwise.
+    /// Builds the uplink when a session is configured; nil (uploads off)
+    /// otherwise. `state` is the gateway's, for the MQTT sink.
     static func make(
-        _ configuration: Configuration, store: GatewayStore, deviceID: String, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
+        _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
+        sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
+        let session: SessionManager
         do {
-            return Uplink(session: try SessionFactory.manager(configuration, store: store), store: store, deviceID: deviceID,
-                          upload: configuration.upload, settingsInterval: configuration.backend.settingsInterval, sessionEvent: sessionEvent)
+            session = try SessionFactory.manager(configuration, store: store)
         } catch {
             Log.notice("uploads off: \(error)")
             return nil
         }
+        var publisher: MQTTPublisher<ContinuousClock>?
+        if configuration.upload.sinks.contains(.mqtt) {
+            do {
+                publisher = try makePublisher(configuration, store: store, deviceID: deviceID, session: session, state: state)
+            } catch {
+                Log.error("mqtt: off: \(error)")
+            }
+        }
+        return Uplink(session: session, store: store, deviceID: deviceID, upload: configuration.upload, publisher: publisher,
+                      settingsInterval: configuration.backend.settingsInterval, sessionEvent: sessionEvent)
+    }
+
+    private static func makePublisher(
+        _ configuration: Configuration, store: GatewayStore, deviceID: String, session: SessionManager,
+        state: @escaping @Sendable () async -> GatewayState
+    ) throws -> MQTTPublisher<ContinuousClock>? {
+        guard let settings = try configuration.mqttSettings(deviceID: deviceID) else {
+            Log.error("mqtt: [Upload] Sinks names mqtt, but [MQTT] Broker is empty; nothing is published")
+            return nil
+        }
+        let upload = configuration.upload
+        let options = MQTTPublisher<ContinuousClock>.Options(
+            deviceID: deviceID, topicPrefix: configuration.mqttTopicPrefix(deviceID: deviceID), batchCount: upload.batchSize,
+            batchBytes: Int(upload.batchBytes), discovery: configuration.homeAssistantDiscovery(deviceID: deviceID), retryCap: upload.retryCap)
+        let labels = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ("pairing-\($0.id)", $0.label) }) { first, _ in first }
+        return try MQTTPublisher(settings: settings, outbox: Outbox(database: store.database, sinks: upload.sinks), options: options, labels: labels,
+                                 clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
     }
 
     func start() async {
+        if let publisher {
+            await publisher.start()
+            let events = publisher.events
+            publisherWatcher = Task {
+                for await event in events {
+                    if case .published(let first, let last) = event { Log.info("mqtt: samples \(first)–\(last) acknowledged") }
+                }
+            }
+        }
+        guard let uploader else { return await startSession() }
         await uploader.start()
-        let uploader = uploader, store = store
+        let store = store
         watcher = Task {
             for await event in uploader.events {
                 switch event {
@@ -65,6 +112,10 @@ actor Uplink {
                 }
             }
         }
+        await startSession()
+    }
+
+    private func startSession() async {
         let session = session
         sessionWatcher = Task {
             for await event in session.events {
@@ -116,18 +167,23 @@ actor Uplink {
                 await self.keeperEnded()
             }
         }
-        uploader.flush()
+        await flush()
     }
 
     private func keeperEnded() { keeper = nil }
 
-    func flush() { uploader.flush() }
+    func flush() async {
+        uploader?.flush()
+        await publisher?.flush()
+    }
 
     func stop() async {
         keeper?.cancel()
         watcher?.cancel()
         sessionWatcher?.cancel()
         settingsTimer?.cancel()
-        await uploader.stop()
+        publisherWatcher?.cancel()
+        await uploader?.stop()
+        await publisher?.stop()
     }
 }

@@ -1,5 +1,8 @@
 import Gateway
+import MQTT
+import Telemetry
 import Upload
+
 /// The daemon's current uplink, which a reload may replace; the recorder
 /// reaches it through this.
 actor UplinkHolder {
@@ -7,15 +10,19 @@ actor UplinkHolder {
 
     init(_ uplink: Uplink?) { current = uplink }
 
+    /// The first uplink, started later by `UplinkService`.
+    func install(_ uplink: Uplink?) { current = uplink }
+
     func replace(with uplink: Uplink?) async {
         await current?.stop()
         current = uplink
         await uplink?.start()
     }
 
-    func samplesCommitted(_ count: Int, _ urgency: UploadUrgency) async {
+    func samplesCommitted(_ samples: [Sample], _ urgency: UploadUrgency) async {
         guard let current else { return }
-        await current.uploader.samplesAdded(count, waitForBatch: urgency == .batched)
+        await current.uploader?.samplesAdded(samples.count, waitForBatch: urgency == .batched)
+        await current.publisher?.samplesAdded(samples)
         if urgency == .flush { await current.flush() }
     }
 }

@@ -15,11 +15,14 @@ public struct Batch: Sendable, Equatable {
     public func idempotencyKey(deviceID: String) -> String { "\(deviceID):\(firstSeq)-\(lastSeq)" }
 
     /// The request body before compression.
-    public func json(deviceID: String) -> [UInt8] {
+    /// With `seqRange`, the batch's first and last sequence numbers too, so
+    /// a subscriber that gets a batch twice (MQTT is at least once) can tell.
+    public func json(deviceID: String, seqRange: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(samples.reduce(64) { $0 + $1.bytes })
+        bytes.reserveCapacity(samples.reduce(96) { $0 + $1.bytes })
         bytes += #"{"device_id":"#.utf8
         JSONText.appendQuoted(deviceID, to: &bytes)
+        if seqRange { bytes += #","first_seq":\#(firstSeq),"last_seq":\#(lastSeq)"#.utf8 }
         bytes += #","samples":["#.utf8
         for (index, queued) in samples.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -4,11 +4,14 @@ public import Telemetry
 
 /// The durable upload queue. A sample is "recorded" once `append` returns:
 /// its transaction is committed (WAL, synchronous=FULL). Rows leave only
-/// when the backend acknowledged them, when a permanent refusal moves them to
+/// when every configured sink acknowledged them (each keeps its own cursor,
+/// the last sequence number it has), when a permanent refusal moves them to
 /// `dead_letter`, or when the size cap drops the oldest, which is recorded in
 /// `dropped_range`. Sequence numbers are never reused (AUTOINCREMENT).
 public struct Outbox: Sendable {
     public let database: Database
+    /// The sinks that must each have a sample before it leaves.
+    public let sinks: [UploadSink]
 
     public static let schema = """
         CREATE TABLE outbox (
@@ -49,10 +52,13 @@ public struct Outbox: Sendable {
         ALTER TABLE outbox ADD COLUMN boot_id TEXT;
         ALTER TABLE outbox ADD COLUMN boot_time REAL;
         """,
+        // A cursor per sink: the last sequence number it acknowledged.
+        "CREATE TABLE sink_cursor (sink TEXT PRIMARY KEY, seq INTEGER NOT NULL);",
     ]
 
-    public init(database: Database) {
+    public init(database: Database, sinks: [UploadSink] = [.http]) {
         self.database = database
+        self.sinks = sinks.isEmpty ? [.http] : sinks
     }
 
     /// Commits `samples` in one transaction and returns their sequence numbers.
@@ -75,11 +81,14 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// The oldest samples, up to `count` of them and `bytes` of JSON.
-    public func oldest(count: Int, bytes: Int) throws -> Batch? {
+    /// The oldest samples `sink` does not have yet, up to `count` of them
+    /// and `bytes` of JSON.
+    public func oldest(count: Int, bytes: Int, for sink: UploadSink = .http) throws -> Batch? {
         let rows = try database.read { connection in
-            try connection.rows("SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox ORDER BY seq LIMIT ?",
-                                [.integer(Int64(count))]) { row in
+            try connection.rows("""
+                SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox
+                WHERE seq > coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0) ORDER BY seq LIMIT ?
+                """, [.text(sink.rawValue), .integer(Int64(count))]) { row in
                 QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
                              kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
                              timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
@@ -109,22 +118,46 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Deletes an acknowledged batch.
-    public func acknowledge(_ batch: Batch, at time: Double) throws {
+    /// `sink` has an acknowledged batch: its cursor moves past it, and what
+    /// every sink has leaves the queue.
+    public func acknowledge(_ batch: Batch, by sink: UploadSink = .http, at time: Double) throws {
         try database.write { connection in
-            try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(batch.firstSeq), .integer(batch.lastSeq)])
+            try advance(sink, to: batch.lastSeq, in: connection)
             try connection.run("INSERT OR REPLACE INTO upload_state (key, value) VALUES ('last_success', ?)", [.text(String(time))])
         }
     }
 
-    /// Moves a permanently refused batch to the dead letters, in one transaction.
-    public func deadLetter(_ batch: Batch, status: Int, reason: String, at time: Double) throws {
+    /// Keeps a batch `sink` refused for good as a dead letter, in one
+    /// transaction; that sink is done with it.
+    public func deadLetter(_ batch: Batch, by sink: UploadSink = .http, status: Int, reason: String, at time: Double) throws {
         let samples = "[" + batch.samples.map(Batch.object).joined(separator: ",") + "]"
         try database.write { connection in
             try connection.run("""
                 INSERT INTO dead_letter (first_seq, last_seq, status, reason, samples, time) VALUES (?, ?, ?, ?, ?, ?)
                 """, [.integer(batch.firstSeq), .integer(batch.lastSeq), .integer(Int64(status)), .text(reason), .text(samples), .real(time)])
-            try connection.run("DELETE FROM outbox WHERE seq BETWEEN ? AND ?", [.integer(batch.firstSeq), .integer(batch.lastSeq)])
+            try advance(sink, to: batch.lastSeq, in: connection)
+        }
+    }
+
+    /// Moves `sink`'s cursor to `seq` (never back) and deletes what every
+    /// configured sink is past; a sink with no cursor has nothing yet.
+    private func advance(_ sink: UploadSink, to seq: Int64, in connection: Connection) throws {
+        try connection.run("""
+            INSERT INTO sink_cursor (sink, seq) VALUES (?, ?) ON CONFLICT (sink) DO UPDATE SET seq = max(seq, excluded.seq)
+            """, [.text(sink.rawValue), .integer(seq)])
+        var done = seq
+        for other in sinks where other != sink {
+            done = min(done, try connection.scalar("SELECT seq FROM sink_cursor WHERE sink = ?", [.text(other.rawValue)])?.integer ?? 0)
+        }
+        try connection.run("DELETE FROM outbox WHERE seq <= ?", [.integer(done)])
+    }
+
+    /// How many queued samples `sink` does not have yet.
+    public func pending(for sink: UploadSink) throws -> Int {
+        try database.read { connection in
+            Int(try connection.scalar("""
+                SELECT count(*) FROM outbox WHERE seq > coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0)
+                """, [.text(sink.rawValue)])?.integer ?? 0)
         }
     }
 

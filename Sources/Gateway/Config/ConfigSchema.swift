@@ -2,6 +2,7 @@ import BlueZ
 import Logging
 import Location
 import Session
+import Upload
 
 /// Every key the config file accepts: its section, its default as text, what
 /// it means, and how it is applied. The README's key table and the default
@@ -65,6 +66,36 @@ package enum ConfigSchema {
         duration("Upload", "BatchAge", "30s", "send a partial batch once its oldest sample is this old") { $0.upload.batchAge = $1 },
         bytes("Upload", "MaxQueueBytes", "256M", "outbox size cap; beyond it the oldest samples are dropped and recorded") { $0.upload.maxQueueBytes = $1 },
         duration("Upload", "RetryCap", "15min", "longest wait between upload retries") { $0.upload.retryCap = $1 },
+        ConfigKey(section: "Upload", name: "Sinks", defaultText: "http",
+                  help: "http, mqtt, or both (http, mqtt): a sample leaves the queue once every one has it") { config, text in
+            let names = text.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
+            let sinks = names.compactMap(UploadSink.init(rawValue:))
+            guard !sinks.isEmpty, sinks.count == names.count, Set(sinks).count == sinks.count else { return "expected http, mqtt, or http, mqtt" }
+            config.upload.sinks = sinks
+            return nil
+        },
+        ConfigKey(section: "MQTT", name: "Broker", defaultText: "",
+                  help: "mqtts://HOST:PORT (plain mqtt:// only to a loopback address); empty for no MQTT") { config, text in
+            guard !text.isEmpty else {
+                config.mqtt.broker = nil
+                return nil
+            }
+            switch MQTTBroker.parse(text) {
+            case .success(let broker): config.mqtt.broker = broker
+            case .failure(let problem): return problem.text
+            }
+            return nil
+        },
+        text("MQTT", "ClientId", "waymark-{device_id}", "client id; the broker keeps its session across reconnects") { $0.mqtt.clientID = $1 ?? "" },
+        text("MQTT", "Username", "", "user name at the broker") { $0.mqtt.username = $1 },
+        text("MQTT", "PasswordFile", "", "file holding the broker password") { $0.mqtt.passwordFile = $1 },
+        text("MQTT", "CAFile", "", "PEM file of the CAs to trust for the broker; empty for the system's") { $0.mqtt.caFile = $1 },
+        text("MQTT", "CertFile", "", "client certificate (PEM), with KeyFile") { $0.mqtt.certFile = $1 },
+        text("MQTT", "KeyFile", "", "the client certificate's private key (PEM)") { $0.mqtt.keyFile = $1 },
+        text("MQTT", "TopicPrefix", "waymark/{device_id}", "topics go under this prefix") { $0.mqtt.topicPrefix = $1 ?? "" },
+        parsed("MQTT", "Discovery", "true", "publish Home Assistant discovery configs", expected: "true or false",
+               { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.discovery = $1 },
+        text("MQTT", "DiscoveryPrefix", "homeassistant", "Home Assistant's discovery prefix") { $0.mqtt.discoveryPrefix = $1 ?? "" },
         ConfigKey(section: "Logging", name: "Level", defaultText: "info", help: "error, warning, notice, info or debug") { config, text in
             let levels: [String: Log.Priority] = ["error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug]
             guard let level = levels[text.lowercased()] else { return "expected error, warning, notice, info or debug" }

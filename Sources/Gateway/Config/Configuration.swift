@@ -1,6 +1,7 @@
 public import BlueZ
 public import Location
 public import Logging
+public import Upload
 
 /// Everything `waymark.conf` can set. `ConfigSchema` holds every key's
 /// default, as text: `init()` applies them all, so the values written below
@@ -66,6 +67,23 @@ public struct Configuration: Sendable, Equatable {
         /// When the outbox reaches this size the oldest samples are dropped (and recorded as a gap).
         public var maxQueueBytes: Int64 = 0
         public var retryCap: Duration = .zero
+        /// Where samples go; each must have a sample before it leaves the outbox.
+        public var sinks: [UploadSink] = []
+    }
+
+    public struct MQTT: Sendable, Equatable {
+        /// Nil: no MQTT.
+        public var broker: MQTTBroker?
+        /// `{device_id}` stands for the gateway's id.
+        public var clientID = ""
+        public var username: String?
+        public var passwordFile: String?
+        public var caFile: String?
+        public var certFile: String?
+        public var keyFile: String?
+        public var topicPrefix = ""
+        public var discovery = false
+        public var discoveryPrefix = ""
     }
 
     public var session = Session()
@@ -74,6 +92,7 @@ public struct Configuration: Sendable, Equatable {
     public var location = Location()
     public var recording = Recording()
     public var upload = Upload()
+    public var mqtt = MQTT()
     public var logLevel: Log.Priority = .info
 
     /// Every key at its default from `ConfigSchema`.

@@ -34,6 +34,7 @@ public struct GatewayStore: Sendable {
         Migration(6, RecordingStore.pointSchema),
         Migration(7, SessionStore.changes[0]),
         Migration(8, Outbox.changes[0]),
+        Migration(9, Outbox.changes[1]),
     ]
 
     /// Opens (creating if needed) the store at `path`.

@@ -1,0 +1,111 @@
+import Gateway
+import Logging
+import MQTT
+
+/// `waymark mqtt test`: connects with the configured settings, reads the
+/// retained availability, publishes it back and reads it again. Each
+/// problem (TLS, authentication, the ACL) is one line with its fix.
+enum MQTTCommand {
+    static let specs = [
+        CommandSpec(name: "mqtt", summary: "`mqtt test`: connect to the configured broker, publish availability and read it back.",
+                    arguments: "test", run: run),
+    ]
+
+    static func run(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard invocation.arguments == ["test"] else {
+            Log.error("mqtt: expected `waymark mqtt test`")
+            return .usage
+        }
+        let deviceID: String
+        switch StoreAccess.open(invocation, for: "mqtt test", create: false) {
+        case .store(let store): deviceID = (try? store.deviceID) ?? ""
+        case .absent: deviceID = ""
+        case .failed(let code): return code
+        }
+        let settings: MQTTSettings
+        do {
+            guard let configured = try configuration.mqttSettings(deviceID: deviceID) else {
+                Log.error("mqtt test: [MQTT] Broker is empty; set it to mqtts://HOST:PORT")
+                return .config
+            }
+            settings = configured
+        } catch {
+            Log.error("mqtt test: \(error)")
+            return .config
+        }
+        switch await check(settings, topic: configuration.mqttTopicPrefix(deviceID: deviceID) + "/availability") {
+        case .success(let lines):
+            lines.forEach { print($0) }
+            return .ok
+        case .failure(let problem):
+            print(problem.description)
+            return .unavailable
+        }
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Connect, read the retained availability, publish it back, read it again.
+    static func check(_ settings: MQTTSettings, topic: String) async -> Result<[String], Problem> {
+        var settings = settings
+        // Not the daemon's own session: a test must not take it over.
+        settings.clientID += "-test"
+        let client: MQTTClient
+        do { client = try MQTTClient(settings) } catch { return .failure(Problem(description: error.description)) }
+        defer { client.disconnect(sendingWill: false) }
+        // The client's events, and nil once 10 s have passed.
+        let (merged, feed) = AsyncStream.makeStream(of: MQTTClient.Event?.self)
+        let source = client.events
+        let forward = Task { for await event in source { feed.yield(event) } }
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(10))
+            feed.yield(nil)
+        }
+        defer { forward.cancel(); deadline.cancel() }
+        var events = merged.makeAsyncIterator()
+        func next() async -> MQTTClient.Event? { (await events.next()) ?? nil }
+        client.connect()
+        switch await next() {
+        case .connected: break
+        case .connectFailed(let error), .disconnected(let error?): return .failure(Problem(description: error.description))
+        default: return .failure(Problem(description: "MQTT: no answer from \(settings.host):\(settings.port) in 10 s; check [MQTT] Broker and the firewall"))
+        }
+        var lines = ["connected to \(settings.host):\(settings.port)\(settings.tls ? " over TLS, certificate verified" : "")"]
+        do { try client.subscribe(topic) } catch { return .failure(Problem(description: error.description)) }
+        // A retained value arrives at once if there is one; otherwise "offline".
+        // (The SUBACK is not an event; a short wait for the retained message.)
+        var value = "offline"
+        let look = Task {
+            try? await Task.sleep(for: .seconds(2))
+            feed.yield(.message(topic: "", payload: []))
+        }
+        defer { look.cancel() }
+        while let event = await next() {
+            guard case .message(let from, let payload) = event else { continue }
+            if from == topic { value = String(decoding: payload, as: UTF8.self) }
+            break
+        }
+        let mid: Int32
+        do { mid = try client.publish(topic, Array(value.utf8), retain: true) } catch { return .failure(Problem(description: error.description)) }
+        var acknowledged = false, readBack = false
+        while !(acknowledged && readBack), let event = await next() {
+            switch event {
+            case .published(mid, let reason) where reason >= 0x80:
+                return .failure(Problem(description: MQTTError.refusal(on: topic, reasonCode: reason).description))
+            case .published(mid, _): acknowledged = true
+            case .message(topic, let payload) where String(decoding: payload, as: UTF8.self) == value: readBack = true
+            case .disconnected(let error): return .failure(Problem(description: error?.description ?? "MQTT: the broker closed the connection"))
+            default: break
+            }
+        }
+        guard acknowledged else { return .failure(Problem(description: "MQTT: no PUBACK for \(topic) in 10 s; see the broker's log")) }
+        guard readBack else {
+            return .failure(Problem(description: "MQTT: published \(topic) but could not read it back; the broker's ACL may not let this user read it"))
+        }
+        lines.append("published \(topic) (\(value)) and read it back")
+        return .success(lines)
+    }
+}

@@ -1,0 +1,200 @@
+internal import CMosquitto
+public import Dispatch
+internal import Glibc
+
+/// One libmosquitto client (MQTT 5), driven by dispatch sources on its own
+/// serial queue: a read source on the socket, a write source only while
+/// libmosquitto has bytes to send, and a timer at the keep-alive period for
+/// its pings. No loop thread and no polling. Every libmosquitto call is made
+/// on `queue`; what the broker says comes out of `events`.
+public final class MQTTClient: @unchecked Sendable {
+    public enum Event: Sendable, Equatable {
+        case connected
+        /// The broker refused the connection, or it could not be made.
+        case connectFailed(MQTTError)
+        case disconnected(MQTTError?)
+        /// The broker's PUBACK for message `mid`; a reason code of 0x80 or
+        /// more is a refusal (0x87: not authorized, an ACL).
+        case published(mid: Int32, reasonCode: Int32)
+        case message(topic: String, payload: [UInt8])
+    }
+
+    public let events: AsyncStream<Event>
+    private let emit: AsyncStream<Event>.Continuation
+    private let handle: OpaquePointer
+    private let queue = DispatchQueue(label: "waymark.mqtt")
+    private let settings: MQTTSettings
+    // Confined to `queue`.
+    private var reader: (any DispatchSourceRead)?
+    private var writer: (any DispatchSourceWrite)?
+    private var writerResumed = false
+    private var pinger: (any DispatchSourceTimer)?
+
+    public init(_ settings: MQTTSettings) throws(MQTTError) {
+        Self.initialise
+        // No clean start: the broker keeps the session across reconnects.
+        guard let handle = mosquitto_new(settings.clientID, false, nil) else { throw .setup("mosquitto_new", errno) }
+        self.handle = handle
+        self.settings = settings
+        (events, emit) = AsyncStream.makeStream(of: Event.self)
+        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5))
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        if let username = settings.username {
+            try check(mosquitto_username_pw_set(handle, username, settings.password), "username")
+        }
+        if settings.tls {
+            // Verification is never off: the broker's certificate must chain to
+            // the CA file (or the system's CAs) and match the host name.
+            let caPath = settings.caFile == nil ? "/etc/ssl/certs" : nil
+            try check(mosquitto_tls_set(handle, settings.caFile, caPath, settings.certFile, settings.keyFile, nil), "TLS")
+            try check(mosquitto_tls_opts_set(handle, 1, nil, nil), "TLS options")
+            try check(mosquitto_tls_insecure_set(handle, false), "TLS host check")
+        }
+        if let will = settings.will {
+            try check(mosquitto_will_set(handle, will.topic, Int32(will.payload.count), will.payload, 1, will.retain), "last will")
+        }
+        mosquitto_connect_v5_callback_set(handle) { _, object, code, _, _ in
+            MQTTClient.from(object).connectAnswered(code)
+        }
+        mosquitto_disconnect_v5_callback_set(handle) { _, object, code, _ in
+            MQTTClient.from(object).disconnected(code)
+        }
+        mosquitto_publish_v5_callback_set(handle) { _, object, mid, reason, _ in
+            MQTTClient.from(object).emit.yield(.published(mid: mid, reasonCode: reason))
+        }
+        mosquitto_message_v5_callback_set(handle) { _, object, message, _ in
+            guard let message = message?.pointee else { return }
+            let topic = String(cString: message.topic)
+            let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
+            MQTTClient.from(object).emit.yield(.message(topic: topic, payload: payload))
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+        emit.finish()
+    }
+
+    private static let initialise: Void = { mosquitto_lib_init() }()
+
+    private static func from(_ object: UnsafeMutableRawPointer?) -> MQTTClient {
+        Unmanaged<MQTTClient>.fromOpaque(object!).takeUnretainedValue()
+    }
+
+    private func check(_ code: Int32, _ what: String) throws(MQTTError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError(code: code, during: what) }
+    }
+
+    /// Connects (or reconnects), blocking only this client's queue for the
+    /// TCP and TLS handshakes; the answer comes as `.connected` or `.connectFailed`.
+    public func connect() {
+        queue.async { [self] in
+            stopSources()
+            let code = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, nil)
+            guard code == MOSQ_ERR_SUCCESS.rawValue else {
+                emit.yield(.connectFailed(MQTTError(code: code, during: "connect to \(settings.host):\(settings.port)")))
+                return
+            }
+            startSources()
+            flushWrites()
+        }
+    }
+
+    /// Disconnects; with `sendingWill` (MQTT 5 reason 0x04) the broker
+    /// publishes the last will all the same, as for a going-away gateway.
+    public func disconnect(sendingWill: Bool) {
+        queue.sync {
+            mosquitto_disconnect_v5(handle, sendingWill ? 0x04 : 0, nil)
+            stopSources()
+        }
+    }
+
+    /// Queues a message and returns its id, which `.published` names once
+    /// the broker has it (QoS 1).
+    @discardableResult
+    public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
+        let result: Result<Int32, MQTTError> = queue.sync {
+            var mid: Int32 = 0
+            let code = payload.withUnsafeBytes { mosquitto_publish_v5(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain, nil) }
+            guard code == MOSQ_ERR_SUCCESS.rawValue else { return .failure(MQTTError(code: code, during: "publish to \(topic)")) }
+            flushWrites()
+            return .success(mid)
+        }
+        return try result.get()
+    }
+
+    public func subscribe(_ pattern: String, qos: Int32 = 1) throws(MQTTError) {
+        let code = queue.sync {
+            let code = mosquitto_subscribe_v5(handle, nil, pattern, qos, 0, nil)
+            flushWrites()
+            return code
+        }
+        try check(code, "subscribe to \(pattern)")
+    }
+
+    // MARK: On the queue
+
+    private func connectAnswered(_ code: Int32) {
+        emit.yield(code == 0 ? .connected : .connectFailed(MQTTError(reasonCode: code)))
+    }
+
+    private func disconnected(_ code: Int32) {
+        stopSources()
+        emit.yield(.disconnected(code == 0 ? nil : MQTTError(code: code, during: "the connection")))
+    }
+
+    private func startSources() {
+        let fd = mosquitto_socket(handle)
+        guard fd >= 0 else { return }
+        let reader = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        reader.setEventHandler { [unowned self] in
+            let code = mosquitto_loop_read(handle, 16)
+            if code != MOSQ_ERR_SUCCESS.rawValue, self.reader != nil {
+                // libmosquitto has called the disconnect callback for a lost
+                // connection; for anything else, close and say so.
+                stopSources()
+                emit.yield(.disconnected(MQTTError(code: code, during: "reading")))
+                return
+            }
+            flushWrites()
+        }
+        let writer = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        writer.setEventHandler { [unowned self] in flushWrites() }
+        let pinger = DispatchSource.makeTimerSource(queue: queue)
+        let period = DispatchTimeInterval.seconds(max(settings.keepAlive / 2, 1))
+        pinger.schedule(deadline: .now() + period, repeating: period, leeway: .seconds(1))
+        pinger.setEventHandler { [unowned self] in
+            mosquitto_loop_misc(handle)
+            flushWrites()
+        }
+        (self.reader, self.writer, self.pinger, writerResumed) = (reader, writer, pinger, false)
+        reader.resume()
+        pinger.resume()
+    }
+
+    private func stopSources() {
+        reader?.cancel()
+        pinger?.cancel()
+        if let writer {
+            // A suspended source must be resumed before it is released.
+            if !writerResumed { writer.resume() }
+            writer.cancel()
+        }
+        (reader, writer, pinger, writerResumed) = (nil, nil, nil, false)
+    }
+
+    /// Writes what libmosquitto holds; the write source waits for room only
+    /// while some is left.
+    private func flushWrites() {
+        guard reader != nil else { return }
+        if mosquitto_want_write(handle) { _ = mosquitto_loop_write(handle, 16) }
+        let wants = mosquitto_want_write(handle)
+        if wants, !writerResumed {
+            writer?.resume()
+            writerResumed = true
+        } else if !wants, writerResumed {
+            writer?.suspend()
+            writerResumed = false
+        }
+    }
+}

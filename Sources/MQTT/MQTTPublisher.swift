@@ -1,0 +1,246 @@
+public import Basics
+internal import FoundationEssentials
+internal import Logging
+public import Telemetry
+public import Upload
+
+/// The outbox's MQTT sink. While connected and authorized it publishes the
+/// samples its cursor has not passed, as QoS 1 batches on `{prefix}/samples`,
+/// one at a time; a batch's PUBACK moves the cursor (the broker has it), and
+/// a refusal leaves it queued. Around the batches: `availability` (retained,
+/// `offline` as the last will), the retained `state`, `location` and
+/// `sensor/{id}`, every event on `events`, and Home Assistant discovery.
+///
+/// A dropped connection is retried at a capped, jittered backoff on `clock`;
+/// `flush()` (the network is back) retries at once.
+public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
+    public struct Options: Sendable {
+        public var deviceID: String
+        /// `waymark/{device_id}`.
+        public var topicPrefix: String
+        public var batchCount: Int
+        public var batchBytes: Int
+        /// Home Assistant's discovery prefix; nil for no discovery.
+        public var discovery: HomeAssistantDiscovery?
+        public var retryBase: Duration = .seconds(1)
+        public var retryCap: Duration
+
+        public init(deviceID: String, topicPrefix: String, batchCount: Int, batchBytes: Int, discovery: HomeAssistantDiscovery?, retryCap: Duration) {
+            (self.deviceID, self.topicPrefix, self.batchCount, self.batchBytes) = (deviceID, topicPrefix, batchCount, batchBytes)
+            (self.discovery, self.retryCap) = (discovery, retryCap)
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        case connected
+        case published(first: Int64, last: Int64)
+        /// A problem, once per distinct message; what it says is what to fix.
+        case failed(MQTTError)
+        case disconnected
+    }
+
+    public nonisolated let events: AsyncStream<Event>
+    private let sink: AsyncStream<Event>.Continuation
+    private let client: MQTTClient
+    private let outbox: Outbox
+    private let isAuthorized: @Sendable () async -> Bool
+    private let state: @Sendable () async -> GatewayState
+    private let options: Options
+    private let clock: C
+    private var backoff: Backoff
+    private var connected = false
+    private var connecting = false
+    private var inFlight: (mid: Int32, batch: Batch)?
+    private var retry: Task<Void, Never>?
+    private var reader: Task<Void, Never>?
+    private var lastProblem: MQTTError?
+    /// Sensor measurements announced to Home Assistant on this connection.
+    private var announced: Set<String> = []
+    private var labels: [String: String]
+
+    /// `labels`: each paired sensor's id in the samples and its label.
+    public init(settings: MQTTSettings, outbox: Outbox, options: Options, labels: [String: String], clock: C,
+                isAuthorized: @escaping @Sendable () async -> Bool, state: @escaping @Sendable () async -> GatewayState) throws(MQTTError) {
+        var settings = settings
+        settings.will = MQTTMessage(options.topicPrefix + "/availability", "offline", retain: true)
+        client = try MQTTClient(settings)
+        (self.outbox, self.options, self.labels, self.clock) = (outbox, options, labels, clock)
+        (self.isAuthorized, self.state) = (isAuthorized, state)
+        backoff = Backoff(base: options.retryBase, cap: options.retryCap)
+        (events, sink) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    public func start() {
+        let events = client.events
+        reader = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        connect()
+    }
+
+    /// Disconnects; the broker publishes `offline` (the will) for it.
+    public func stop() {
+        retry?.cancel()
+        reader?.cancel()
+        if connected { client.disconnect(sendingWill: true) }
+        connected = false
+        sink.finish()
+    }
+
+    /// New samples were committed: the latest fix and sensor readings go to
+    /// their retained topics now, and the batches follow.
+    public func samplesAdded(_ samples: [Sample]) async {
+        guard connected, await isAuthorized() else { return }
+        var fix: Fix?
+        var readings: [String: Sample] = [:]
+        for sample in samples {
+            switch sample.payload {
+            case .fix(let latest): fix = latest
+            case .sensor(let id, _): readings[id] = sample
+            default: break
+            }
+        }
+        if let fix, let attributes = TrackerAttributes(fix) {
+            send(MQTTMessage(options.topicPrefix + "/location", JSONBytes.encode(attributes), retain: true))
+        }
+        for (id, sample) in readings.sorted(by: { $0.key < $1.key }) {
+            guard case .sensor(_, let advert) = sample.payload else { continue }
+            let reading = SensorReading(advert, time: sample.time)
+            announce(sensor: id, reading)
+            send(MQTTMessage(options.topicPrefix + "/sensor/" + id, JSONBytes.encode(reading), retain: true))
+        }
+        await drain()
+    }
+
+    /// Reconnects at once if down (the network came back), and sends what waits.
+    public func flush() async {
+        if !connected, !connecting {
+            retry?.cancel()
+            connect()
+        }
+        await drain()
+    }
+
+    /// The pairings changed: `labels` names the sensors from now on.
+    public func pairingsChanged(_ labels: [String: String]) {
+        self.labels = labels
+        announced = []
+    }
+
+    private func connect() {
+        connecting = true
+        client.connect()
+    }
+
+    private func handle(_ event: MQTTClient.Event) async {
+        switch event {
+        case .connected:
+            (connected, connecting, inFlight, announced) = (true, false, nil, [])
+            backoff.reset()
+            lastProblem = nil
+            sink.yield(.connected)
+            Log.notice("mqtt: connected")
+            send(MQTTMessage(options.topicPrefix + "/availability", "online", retain: true))
+            for message in options.discovery?.gatewayMessages() ?? [] { send(message) }
+            await publishState()
+            await drain()
+        case .connectFailed(let error):
+            connecting = false
+            report(error)
+            scheduleRetry(reconnect: true)
+        case .disconnected(let error):
+            let was = connected
+            (connected, connecting, inFlight) = (false, false, nil)
+            // A refused connection ends in a disconnect too: said already.
+            guard was else { return scheduleRetry(reconnect: true) }
+            if let error { report(error) }
+            sink.yield(.disconnected)
+            scheduleRetry(reconnect: true)
+        case .published(let mid, let reasonCode):
+            guard let current = inFlight, current.mid == mid else { return }
+            inFlight = nil
+            guard reasonCode < 0x80 else {
+                report(MQTTError(topic: options.topicPrefix + "/samples", reasonCode: reasonCode))
+                return scheduleRetry(reconnect: false)
+            }
+            do {
+                try outbox.acknowledge(current.batch, by: .mqtt, at: Date().timeIntervalSince1970)
+            } catch {
+                Log.error("mqtt: samples \(current.batch.firstSeq)–\(current.batch.lastSeq) were acknowledged but the queue cannot note it: \(error)")
+                return scheduleRetry(reconnect: false)
+            }
+            sink.yield(.published(first: current.batch.firstSeq, last: current.batch.lastSeq))
+            await drain()
+        case .message:
+            break
+        }
+    }
+
+    /// Publishes the next batch unless one is in flight.
+    private func drain() async {
+        guard connected, inFlight == nil, retry == nil else { return }
+        let batch: Batch?
+        do {
+            batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes, for: .mqtt)
+        } catch {
+            return Log.error("mqtt: cannot read the outbox: \(error)")
+        }
+        guard let batch else { return await publishState() }
+        guard await isAuthorized() else { return }
+        for sample in batch.samples where sample.kind == .event {
+            send(MQTTMessage(options.topicPrefix + "/events", Array(Batch.object(sample).utf8)))
+        }
+        do {
+            let mid = try client.publish(options.topicPrefix + "/samples", batch.json(deviceID: options.deviceID, seqRange: true))
+            inFlight = (mid, batch)
+        } catch {
+            report(error)
+            scheduleRetry(reconnect: false)
+        }
+    }
+
+    private func publishState() async {
+        var current = await state()
+        current.queueDepth = (try? outbox.pending(for: .mqtt)) ?? current.queueDepth
+        send(MQTTMessage(options.topicPrefix + "/state", JSONBytes.encode(current), retain: true))
+    }
+
+    /// Home Assistant entities for the measurements a sensor's reading has,
+    /// the first time each is seen on this connection.
+    private func announce(sensor id: String, _ reading: SensorReading) {
+        guard let discovery = options.discovery else { return }
+        for measurement in reading.measurements where !announced.contains(id + "/" + measurement.rawValue) {
+            announced.insert(id + "/" + measurement.rawValue)
+            send(discovery.sensorMessage(id: id, label: labels[id] ?? id, measurement: measurement))
+        }
+    }
+
+    /// A message besides the batches: at QoS 1 through libmosquitto's own
+    /// queue, not tracked (the latest state wins anyway).
+    private func send(_ message: MQTTMessage) {
+        do { try client.publish(message.topic, message.payload, retain: message.retain) } catch { report(error) }
+    }
+
+    private func report(_ error: MQTTError) {
+        guard error != lastProblem else { return }
+        lastProblem = error
+        Log.warning(error.description)
+        sink.yield(.failed(error))
+    }
+
+    /// Connects again (`reconnect`), or publishes the refused or failed
+    /// batch again, after the backoff.
+    private func scheduleRetry(reconnect: Bool) {
+        guard retry == nil else { return }
+        let delay = backoff.next()
+        retry = Task { [clock] in
+            guard (try? await clock.sleep(for: delay)) != nil else { return }
+            await self.retried(reconnect: reconnect)
+        }
+    }
+
+    private func retried(reconnect: Bool) async {
+        retry = nil
+        if reconnect { connect() } else { await drain() }
+    }
+}

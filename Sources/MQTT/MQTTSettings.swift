@@ -1,0 +1,22 @@
+/// How to reach the broker, as `[MQTT]` in the config says.
+public struct MQTTSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    /// `mqtts://`: TLS with verification (always on for TLS).
+    public var tls: Bool
+    public var clientID: String
+    public var username: String?
+    public var password: String?
+    /// CA certificates (PEM) to trust for the broker; nil for the system's.
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    /// Seconds; a ping goes out after half of it without traffic.
+    public var keepAlive = 60
+    /// Published by the broker when the connection dies without a goodbye.
+    public var will: MQTTMessage?
+
+    public init(host: String, port: Int, tls: Bool, clientID: String) {
+        (self.host, self.port, self.tls, self.clientID) = (host, port, tls, clientID)
+    }
+}

@@ -1,0 +1,42 @@
+public import Advertisements
+internal import Basics
+
+/// A paired sensor's latest reading on `{prefix}/sensor/{id}` (retained),
+/// in the units Home Assistant's device classes expect.
+struct SensorReading: Encodable, Equatable {
+    var values: [Quantity: Double] = [:]
+    /// When it was recorded, ISO 8601.
+    var time: String
+
+    init(_ advert: Advertisement, time: Double) {
+        self.time = CivilTime.iso8601(time)
+        switch advert {
+        case .ruuvi(let reading):
+            values[.temperature] = reading.temperatureCelsius
+            values[.humidity] = reading.humidityPercent
+            values[.pressure] = reading.pressurePascal.map { Double($0) / 100 }
+            values[.voltage] = reading.batteryVolts
+        case .btHome(let packet):
+            for measurement in Quantity.allCases { values[measurement] = packet.number(measurement.rawValue) }
+        default:
+            break
+        }
+        values = values.filter { $0.value.isFinite }
+    }
+
+    /// What it has, in a fixed order.
+    var measurements: [Quantity] { Quantity.allCases.filter { values[$0] != nil } }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for measurement in measurements { try container.encode(values[measurement], forKey: Key(stringValue: measurement.rawValue)) }
+        try container.encode(time, forKey: Key(stringValue: "time"))
+    }
+}

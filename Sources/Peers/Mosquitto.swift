@@ -1,0 +1,73 @@
+public import Foundation
+
+/// Debian's `mosquitto` broker on a loopback port, with a generated config:
+/// persistence on, a password file with one user, and optionally an ACL
+/// (`acl` is the file's text). `restart()` stops it and starts it again on
+/// the same port with the same store, as a broker restart in the field.
+public final class Mosquitto: @unchecked Sendable {
+    public let port: Int
+    public let username = "gateway"
+    public let password = "broker-secret-7"
+    public let passwordFile: String
+    public private(set) var process: ChildProcess
+    private let directory: TemporaryDirectory
+    private let config: String
+
+    public init(directory: TemporaryDirectory, acl: String? = nil) throws {
+        self.directory = directory
+        port = try FreePort.tcp()
+        let store = directory.file("mosquitto-\(port)")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        passwordFile = directory.file("mqtt-password")
+        try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
+        let users = directory.file("mosquitto-\(port).passwd")
+        let hasher = try ChildProcess("mosquitto_passwd", ["-b", "-c", users, username, password], aptPackage: "mosquitto",
+                                      logPath: directory.file("mosquitto_passwd.log"))
+        guard try hasher.wait(timeout: 10) == 0 else { throw PeerError.startFailed("mosquitto_passwd", output: hasher.output) }
+        var text = """
+            user root
+            listener \(port) 127.0.0.1
+            allow_anonymous false
+            password_file \(users)
+            persistence true
+            persistence_location \(store)/
+            log_dest stderr
+            log_type all
+
+            """
+        if let acl {
+            let path = directory.file("mosquitto-\(port).acl")
+            try acl.write(toFile: path, atomically: true, encoding: .utf8)
+            text += "acl_file \(path)\n"
+        }
+        config = directory.file("mosquitto-\(port).conf")
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        process = try Self.start(config: config, port: port, log: directory.file("mosquitto-\(port).log"))
+    }
+
+    private static func start(config: String, port: Int, log: String) throws -> ChildProcess {
+        let process = try ChildProcess("mosquitto", ["-c", config], aptPackage: "mosquitto", logPath: log)
+        try FreePort.waitForListener(port: port, process: process)
+        return process
+    }
+
+    deinit { stop() }
+
+    public func stop() { process.stop() }
+
+    /// Stops the broker (it saves its store on SIGTERM) and starts it again.
+    public func restart() throws {
+        process.stop()
+        process = try Self.start(config: config, port: port, log: directory.file("mosquitto-\(port)-\(UInt32.random(in: 0...UInt32.max)).log"))
+    }
+
+    /// A `mosquitto_sub` client that prints every message on `topics` as
+    /// `topic payload` lines to its log, with a persistent session (QoS 1,
+    /// id `id`) so it gets what was published while the broker was down.
+    public func subscriber(_ topics: [String], id: String = "waymark-test-subscriber") throws -> ChildProcess {
+        try ChildProcess("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-q", "1", "-c", "-i", id, "-v"]
+                         + topics.flatMap { ["-t", $0] },
+                         aptPackage: "mosquitto-clients", logPath: directory.file("sub-\(id)-\(UInt32.random(in: 0...UInt32.max)).log"))
+    }
+}

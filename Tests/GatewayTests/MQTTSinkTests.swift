@@ -1,0 +1,194 @@
+import Advertisements
+import DBus
+import Foundation
+import PeerHarness
+import Testing
+
+/// `waymark run` publishing to Debian's mosquitto (loopback listener, a
+/// password file, persistence on), read back by `mosquitto_sub`.
+@Suite(.serialized)
+struct MQTTSinkTests {
+    static let sensor = "54:48:E6:8F:80:A5"
+    /// The Shelly BLU H&T vector: encrypted BTHome, 25.06 °C once decrypted.
+    static let reading = DBusDictEntry(.string("0000fcd2-0000-1000-8000-00805f9b34fb"),
+                                       .variant(.bytes(Advertisement.parseHex("41a47266c95f730011223378237214")!)))
+
+    static func config(_ broker: Mosquitto, sinks: String, password: String? = nil) -> String {
+        """
+        [Recording]
+        BeaconLostTimeout = 1s
+        ReopenWindow = 2s
+
+        [Upload]
+        Sinks = \(sinks)
+        BatchAge = 1s
+
+        [MQTT]
+        Broker = mqtt://127.0.0.1:\(broker.port)
+        Username = \(broker.username)
+        PasswordFile = \(password ?? broker.passwordFile)
+
+        """
+    }
+
+    /// `topic payload` lines from `mosquitto_sub -v`: each message's topic and payload.
+    static func messages(_ subscriber: ChildProcess) -> [(topic: String, payload: String)] {
+        subscriber.output.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    static func object(_ text: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+
+    /// The sequence numbers the `samples` batches covered, from their ranges.
+    static func publishedSeqs(_ messages: [(topic: String, payload: String)]) -> Set<Int> {
+        var seqs: Set<Int> = []
+        for message in messages where message.topic.hasSuffix("/samples") {
+            guard let batch = object(message.payload), let first = batch["first_seq"] as? Int, let last = batch["last_seq"] as? Int else { continue }
+            let inBody = (batch["samples"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } ?? []
+            #expect(inBody.first == first && inBody.last == last, "a batch's range is its samples': \(first)–\(last)")
+            seqs.formUnion(first...last)
+        }
+        return seqs
+    }
+
+    /// The highest sequence number the store ever gave a sample.
+    static func lastSeq(_ rig: SessionCommandTests.Rig) throws -> Int {
+        let query = try ChildProcess("sqlite3", ["-readonly", rig.work.file("data/waymark.db"), "SELECT seq FROM sqlite_sequence WHERE name = 'outbox'"],
+                                     aptPackage: "sqlite3", logPath: rig.work.file("sqlite3.log"))
+        _ = try query.wait(timeout: 10)
+        return Int(query.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    @Test func aTripReachesTheBrokerWithDiscoveryAvailabilityAndTheSensorsReadingThenTheWillSaysOffline() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let broker = try Mosquitto(directory: work)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "http, mqtt"), pairVehicle: true)
+        defer { car.stop() }
+        let rig = car.session
+        try "231d39c1d7cc1ab1aee224cd096db932\n".write(toFile: rig.work.file("key"), atomically: true, encoding: .utf8)
+        #expect(try rig.run(["pair", "--address", Self.sensor, "--role", "sensor", "--label", "Fridge", "--bindkey-file", rig.work.file("key")]).status == 0)
+        let subscriber = try broker.subscriber(["waymark/#", "homeassistant/#"])
+        defer { subscriber.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        try await car.bluez.addDevice(Self.sensor, service: [Self.reading], rssi: -70)
+        try await car.bluez.advertise(Self.sensor, service: [Self.reading], rssi: -71)
+        try await withDeadline(.seconds(30), "the sensor's reading and a batch on the broker") {
+            while !(Self.messages(subscriber).contains { $0.topic.contains("/sensor/pairing-") }
+                    && Self.messages(subscriber).contains { $0.topic.hasSuffix("/samples") }) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        beacon.cancel()
+        try await RecordingRig.waitFor("ended", in: daemon)
+        try await withDeadline(.seconds(30), "both sinks drained") {
+            while try rig.backend.summary().kinds["sensor"] == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try await Task.sleep(for: .seconds(2))
+        let messages = Self.messages(subscriber)
+        let topics = Set(messages.map(\.topic))
+        let device = try #require(messages.first { $0.topic.hasSuffix("/availability") }?.topic.split(separator: "/").dropFirst().first,
+                                  "\(topics)")
+        let prefix = "waymark/\(device)"
+        #expect(messages.first { $0.topic == prefix + "/availability" }?.payload == "online")
+
+        // Discovery: the gateway's entities, the car, and the sensor's temperature.
+        let node = "waymark_\(device)"
+        for topic in ["binary_sensor/\(node)/armed", "binary_sensor/\(node)/running", "binary_sensor/\(node)/in_trip",
+                      "sensor/\(node)/queue_depth", "device_tracker/\(node)/car"] {
+            #expect(topics.contains("homeassistant/\(topic)/config"), "\(topic) in \(topics.sorted())")
+        }
+        let temperatureConfig = try #require(messages.first { $0.topic.hasPrefix("homeassistant/sensor/\(node)/pairing-") && $0.topic.hasSuffix("_temperature/config") },
+                                             "\(topics.sorted())")
+        let config = try #require(Self.object(temperatureConfig.payload))
+        #expect(config["device_class"] as? String == "temperature" && config["unit_of_measurement"] as? String == "°C", "\(config)")
+        #expect((config["device"] as? [String: Any])?["name"] as? String == "Fridge", "\(config)")
+        let stateTopic = try #require(config["state_topic"] as? String)
+        let reading = try #require(messages.last { $0.topic == stateTopic }.flatMap { Self.object($0.payload) }, "\(stateTopic) in \(topics.sorted())")
+        #expect(reading["temperature"] as? Double == 25.06, "\(reading)")
+
+        // The retained state, the car's position, and the samples with their ranges.
+        let state = try #require(messages.last { $0.topic == prefix + "/state" }.flatMap { Self.object($0.payload) })
+        #expect(state["armed"] as? Bool == true && state["queue_depth"] is Int && state.keys.contains("in_trip"), "\(state)")
+        let location = try #require(messages.last { $0.topic == prefix + "/location" }.flatMap { Self.object($0.payload) }, "\(topics.sorted())")
+        #expect(location["latitude"] is Double && location["longitude"] is Double, "\(location)")
+        let last = try Self.lastSeq(rig)
+        #expect(last > 0 && Self.publishedSeqs(messages).isSuperset(of: 1...last), "every sample up to \(last) on the broker")
+        #expect(messages.contains { $0.topic == prefix + "/events" && $0.payload.contains("\"type\":\"tripStarted\"") }, "\(topics.sorted())")
+
+        // A crash: the broker publishes the will.
+        daemon.kill(SIGKILL)
+        try await withDeadline(.seconds(20), "offline from the will") {
+            while Self.messages(subscriber).last(where: { $0.topic == prefix + "/availability" })?.payload != "offline" {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    @Test func aBrokerRestartMidTripLosesNoSample() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let broker = try Mosquitto(directory: work)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
+        defer { car.stop() }
+        let subscriber = try broker.subscriber(["waymark/+/samples"])
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        try await Task.sleep(for: .seconds(3))
+        // The subscriber goes with the broker; its persistent session brings
+        // what came while it was away.
+        subscriber.stop()
+        try broker.restart()
+        try await Task.sleep(for: .seconds(3))
+        let again = try broker.subscriber(["waymark/+/samples"])
+        defer { again.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon, after: daemon.output.range(of: "mqtt: connected")!.upperBound.utf16Offset(in: daemon.output))
+        try await Task.sleep(for: .seconds(3))
+        beacon.cancel()
+        try await RecordingRig.waitFor("ended", in: daemon)
+        try await Task.sleep(for: .seconds(3))
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+        let last = try Self.lastSeq(car.session)
+        let seen = Self.publishedSeqs(Self.messages(subscriber) + Self.messages(again))
+        #expect(last > 0 && seen.isSuperset(of: 1...last), "missing: \(Set(1...max(last, 1)).subtracting(seen).sorted()); \(daemon.output.suffix(3000))")
+    }
+
+    @Test func aWrongPasswordIsOneClearLineAndTheSamplesStayQueued() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let broker = try Mosquitto(directory: work)
+        defer { broker.stop() }
+        try "not-the-password".write(toFile: work.file("wrong"), atomically: true, encoding: .utf8)
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt", password: work.file("wrong")), pairVehicle: true)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("check [MQTT] Username and PasswordFile", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        beacon.cancel()
+        try await RecordingRig.waitFor("ended", in: daemon)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+        let refusals = daemon.output.split(separator: "\n").filter { $0.contains("check [MQTT] Username and PasswordFile") }
+        #expect(refusals.count == 1, "said once, not per retry: \(refusals)")
+        #expect(!daemon.output.contains("not-the-password"))
+        let queue = try car.session.run(["queue", "--json"])
+        let depth = Self.object(queue.output)?["depth"] as? Int ?? 0
+        #expect(depth > 0, "the trip's samples wait in the queue: \(queue.output)")
+    }
+}
