@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-d
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus
 
-.PHONY: all build release test test-vm deps demo bench fuzz clean install uninstall
+.PHONY: all build release test test-vm deps demo demo-mqtt bench fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -61,6 +61,10 @@ test-vm: deps
 
 demo: deps build
 	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
+
+# The same drive, also published to a local mosquitto with Home Assistant discovery.
+demo-mqtt: deps build
+	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson --mqtt on
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench

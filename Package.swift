@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "Recording", "Telemetry", "HTTP", "Peers"],
+            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).

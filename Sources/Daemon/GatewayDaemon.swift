@@ -3,6 +3,7 @@ package import Gateway
 internal import Glibc
 import Lifecycle
 import Logging
+import Recording
 import Session
 import Storage
 import Upload
@@ -51,11 +52,17 @@ package struct GatewayDaemon {
             store: store, configuration: configuration, bus: bus, scanner: scanner,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
             samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) })
+        let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
-            Uplink.make(configuration, store: store, deviceID: deviceID, state: { await recorder.gatewayState() }) { wake.yield(.session($0)) }
+            Uplink.make(configuration, store: store, deviceID: deviceID, state: { await recorder.gatewayState() }, command: { name in
+                switch name {
+                case "start": state.request(.armed)
+                case "stop": state.request(.disarmed)
+                default: state.requestFlush()
+                }
+            }) { wake.yield(.session($0)) }
         }
         await uplink.install(makeUplink(configuration))
-        let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let inhibitor = bus.map(SleepInhibitor.init)
         let controller = DaemonController(
             configuration: configuration, invocation: invocation, bus: bus, store: store, state: state,

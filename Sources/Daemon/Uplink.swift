@@ -28,10 +28,13 @@ actor Uplink {
     let settingsInterval: Duration
     /// Told about every session event: the daemon reconciles on each.
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
+    /// A command from the broker (`start`, `stop`, `flush`).
+    let command: @Sendable (String) -> Void
 
     init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
-         settingsInterval: Duration, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
+         settingsInterval: Duration, command: @escaping @Sendable (String) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
         self.session = session
+        self.command = command
         self.store = store
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
@@ -47,7 +50,7 @@ actor Uplink {
     /// otherwise. `state` is the gateway's, for the MQTT sink.
     static func make(
         _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
-        sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
+        command: @escaping @Sendable (String) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
         let session: SessionManager
         do {
@@ -65,7 +68,7 @@ actor Uplink {
             }
         }
         return Uplink(session: session, store: store, deviceID: deviceID, upload: configuration.upload, publisher: publisher,
-                      settingsInterval: configuration.backend.settingsInterval, sessionEvent: sessionEvent)
+                      settingsInterval: configuration.backend.settingsInterval, command: command, sessionEvent: sessionEvent)
     }
 
     private static func makePublisher(
@@ -77,9 +80,10 @@ actor Uplink {
             return nil
         }
         let upload = configuration.upload
-        let options = MQTTPublisher<ContinuousClock>.Options(
+        var options = MQTTPublisher<ContinuousClock>.Options(
             deviceID: deviceID, topicPrefix: configuration.mqttTopicPrefix(deviceID: deviceID), batchCount: upload.batchSize,
             batchBytes: Int(upload.batchBytes), discovery: configuration.homeAssistantDiscovery(deviceID: deviceID), retryCap: upload.retryCap)
+        options.commands = configuration.mqtt.commands
         let labels = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ("pairing-\($0.id)", $0.label) }) { first, _ in first }
         return try MQTTPublisher(settings: settings, outbox: Outbox(database: store.database, sinks: upload.sinks), options: options, labels: labels,
                                  clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
@@ -88,10 +92,14 @@ actor Uplink {
     func start() async {
         if let publisher {
             await publisher.start()
-            let events = publisher.events
+            let events = publisher.events, command = command
             publisherWatcher = Task {
                 for await event in events {
-                    if case .published(let first, let last) = event { Log.info("mqtt: samples \(first)–\(last) acknowledged") }
+                    switch event {
+                    case .published(let first, let last): Log.info("mqtt: samples \(first)–\(last) acknowledged")
+                    case .command(let name): command(name)
+                    default: break
+                    }
                 }
             }
         }

@@ -66,9 +66,20 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         return message("sensor", object, config)
     }
 
-    /// The empty retained configs that remove a sensor's entities.
-    public func sensorRemoval(id: String) -> [MQTTMessage] {
-        Quantity.allCases.map { MQTTMessage(topic("sensor", Self.safe(id) + "_" + $0.rawValue), [], retain: true) }
+    /// Where this gateway's sensor entities' configs are, as a subscription.
+    public var sensorConfigs: String { "\(prefix)/sensor/\(node)/+/config" }
+
+    /// The (topic-safe) sensor id of one of this gateway's sensor-measurement
+    /// config topics; nil for any other topic, the gateway's own included.
+    public func sensorID(inConfigTopic topic: String) -> String? {
+        let head = "\(prefix)/sensor/\(node)/", tail = "/config"
+        guard topic.hasPrefix(head), topic.hasSuffix(tail), topic.count > head.count + tail.count else { return nil }
+        let object = topic.dropFirst(head.count).dropLast(tail.count)
+        for quantity in Quantity.allCases where object.hasSuffix("_" + quantity.rawValue) {
+            let id = object.dropLast(quantity.rawValue.count + 1)
+            return id.isEmpty ? nil : String(id)
+        }
+        return nil
     }
 
     private func entity(_ object: String, _ name: String) -> [String: Value?] {

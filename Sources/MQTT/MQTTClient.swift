@@ -71,6 +71,12 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     deinit {
+        reader?.cancel()
+        pinger?.cancel()
+        if let writer {
+            if !writerResumed { writer.resume() }
+            writer.cancel()
+        }
         mosquitto_destroy(handle)
         emit.finish()
     }
@@ -147,7 +153,8 @@ public final class MQTTClient: @unchecked Sendable {
         let fd = mosquitto_socket(handle)
         guard fd >= 0 else { return }
         let reader = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        reader.setEventHandler { [unowned self] in
+        reader.setEventHandler { [weak self] in
+            guard let self else { return }
             let code = mosquitto_loop_read(handle, 16)
             if code != MOSQ_ERR_SUCCESS.rawValue, self.reader != nil {
                 // libmosquitto has called the disconnect callback for a lost
@@ -159,11 +166,12 @@ public final class MQTTClient: @unchecked Sendable {
             flushWrites()
         }
         let writer = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        writer.setEventHandler { [unowned self] in flushWrites() }
+        writer.setEventHandler { [weak self] in self?.flushWrites() }
         let pinger = DispatchSource.makeTimerSource(queue: queue)
         let period = DispatchTimeInterval.seconds(max(settings.keepAlive / 2, 1))
         pinger.schedule(deadline: .now() + period, repeating: period, leeway: .seconds(1))
-        pinger.setEventHandler { [unowned self] in
+        pinger.setEventHandler { [weak self] in
+            guard let self else { return }
             mosquitto_loop_misc(handle)
             flushWrites()
         }

@@ -22,6 +22,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         public var batchBytes: Int
         /// Home Assistant's discovery prefix; nil for no discovery.
         public var discovery: HomeAssistantDiscovery?
+        /// Take `cmd/start`, `cmd/stop` and `cmd/flush` from the broker.
+        public var commands = false
         public var retryBase: Duration = .seconds(1)
         public var retryCap: Duration
 
@@ -37,6 +39,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         /// A problem, once per distinct message; what it says is what to fix.
         case failed(MQTTError)
         case disconnected
+        /// `start`, `stop` or `flush`, from `{prefix}/cmd/…` (with `commands` on).
+        case command(String)
     }
 
     public nonisolated let events: AsyncStream<Event>
@@ -56,7 +60,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
     private var announced: Set<String> = []
-    private var labels: [String: String]
+    private let labels: [String: String]
 
     /// `labels`: each paired sensor's id in the samples and its label.
     public init(settings: MQTTSettings, outbox: Outbox, options: Options, labels: [String: String], clock: C,
@@ -116,15 +120,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public func flush() async {
         if !connected, !connecting {
             retry?.cancel()
+            retry = nil
             connect()
         }
         await drain()
-    }
-
-    /// The pairings changed: `labels` names the sensors from now on.
-    public func pairingsChanged(_ labels: [String: String]) {
-        self.labels = labels
-        announced = []
     }
 
     private func connect() {
@@ -135,13 +134,19 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private func handle(_ event: MQTTClient.Event) async {
         switch event {
         case .connected:
-            (connected, connecting, inFlight, announced) = (true, false, nil, [])
+            retry?.cancel()
+            (connected, connecting, inFlight, announced, retry) = (true, false, nil, [], nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
             Log.notice("mqtt: connected")
             send(MQTTMessage(options.topicPrefix + "/availability", "online", retain: true))
-            for message in options.discovery?.gatewayMessages() ?? [] { send(message) }
+            if let discovery = options.discovery {
+                for message in discovery.gatewayMessages() { send(message) }
+                // The retained configs come back: those of sensors no longer paired are removed.
+                subscribe(discovery.sensorConfigs)
+            }
+            if options.commands { subscribe(options.topicPrefix + "/cmd/+") }
             await publishState()
             await drain()
         case .connectFailed(let error):
@@ -171,9 +176,30 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             }
             sink.yield(.published(first: current.batch.firstSeq, last: current.batch.lastSeq))
             await drain()
-        case .message:
-            break
+        case .message(let topic, let payload):
+            received(topic, payload)
         }
+    }
+
+    private func received(_ topic: String, _ payload: [UInt8]) {
+        let commands = options.topicPrefix + "/cmd/"
+        if options.commands, topic.hasPrefix(commands) {
+            let name = String(topic.dropFirst(commands.count))
+            guard ["start", "stop", "flush"].contains(name) else { return Log.notice("mqtt: ignoring unknown command \(name.debugDescription)") }
+            Log.notice("mqtt: command \(name) from the broker")
+            sink.yield(.command(name))
+            return
+        }
+        guard let discovery = options.discovery, !payload.isEmpty, let id = discovery.sensorID(inConfigTopic: topic) else { return }
+        let paired = Set(labels.keys.map(HomeAssistantDiscovery.safe))
+        if !paired.contains(id) {
+            Log.info("mqtt: removing the Home Assistant entities of \(id), no longer paired")
+            send(MQTTMessage(topic, [], retain: true))
+        }
+    }
+
+    private func subscribe(_ pattern: String) {
+        do { try client.subscribe(pattern) } catch { report(error) }
     }
 
     /// Publishes the next batch unless one is in flight.

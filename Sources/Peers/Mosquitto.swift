@@ -2,8 +2,9 @@ public import Foundation
 
 /// Debian's `mosquitto` broker on a loopback port, with a generated config:
 /// persistence on, a password file with one user, and optionally an ACL
-/// (`acl` is the file's text). `restart()` stops it and starts it again on
-/// the same port with the same store, as a broker restart in the field.
+/// (`acl` is the file's text), and TLS with `certificates` (then only TLS).
+/// `restart()` stops it and starts it again on the same port with the same
+/// store, as a broker restart in the field.
 public final class Mosquitto: @unchecked Sendable {
     public let port: Int
     public let username = "gateway"
@@ -13,7 +14,7 @@ public final class Mosquitto: @unchecked Sendable {
     private let directory: TemporaryDirectory
     private let config: String
 
-    public init(directory: TemporaryDirectory, acl: String? = nil) throws {
+    public init(directory: TemporaryDirectory, acl: String? = nil, certificates: TestCertificates? = nil) throws {
         self.directory = directory
         port = try FreePort.tcp()
         let store = directory.file("mosquitto-\(port)")
@@ -28,6 +29,7 @@ public final class Mosquitto: @unchecked Sendable {
         var text = """
             user root
             listener \(port) 127.0.0.1
+            \(certificates.map { "certfile \($0.certificateFile)\nkeyfile \($0.keyFile)" } ?? "")
             allow_anonymous false
             password_file \(users)
             persistence true
@@ -69,5 +71,13 @@ public final class Mosquitto: @unchecked Sendable {
         try ChildProcess("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-q", "1", "-c", "-i", id, "-v"]
                          + topics.flatMap { ["-t", $0] },
                          aptPackage: "mosquitto-clients", logPath: directory.file("sub-\(id)-\(UInt32.random(in: 0...UInt32.max)).log"))
+    }
+
+    /// Publishes one message with `mosquitto_pub`, as another client would.
+    public func publish(_ topic: String, _ payload: String) throws {
+        let client = try ChildProcess("mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-q", "1",
+                                                        "-t", topic, "-m", payload],
+                                      aptPackage: "mosquitto-clients", logPath: directory.file("pub-\(UInt32.random(in: 0...UInt32.max)).log"))
+        guard try client.wait(timeout: 10) == 0 else { throw PeerError.startFailed("mosquitto_pub", output: client.output) }
     }
 }

@@ -4,7 +4,7 @@ import Peers
 /// The PyPI decoders the bench compares against, in a venv of their own.
 enum PythonPeers {
     static let packages = ["bthome-ble==3.25.0", "ruuvitag-ble==0.4.0", "ibeacon-ble==1.2.0", "beacontools==2.1.0", "pynmea2==1.19.0",
-                                  "dbus-fast==5.2.0"]
+                                  "dbus-fast==5.2.0", "paho-mqtt==1.6.1"]
     nonisolated(unsafe) static var lastProblem = ""
 
     /// `.build/bench-venv`, created and filled on first use.

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import MQTT
 import Peers
 import Session
 import Storage
@@ -7,13 +8,15 @@ import Telemetry
 import Upload
 
 /// The process the kill -9 soak test runs and kills: it records synthetic
-/// samples at about 400/s while uploading them, and prints each committed
-/// range (`committed FIRST LAST`) only after its transaction returned. With
-/// `drain` it records nothing, uploads what is queued, and exits.
+/// samples at about 400/s while sending them to its sinks (`http`, `mqtt`
+/// or both, the MQTT sink to the broker on `mqtt` = `PORT:USER:PASSWORD`),
+/// and prints each committed range (`committed FIRST LAST`) only after its
+/// transaction returned. With `drain` it records nothing, sends what is
+/// queued, and exits once the outbox is empty.
 enum UploadSoak {
     static let deviceID = "gw-soak"
 
-    static func run(database path: String, issuer: String, backend: String, mode: String) async throws {
+    static func run(database path: String, issuer: String, backend: String, mode: String, sinks: [UploadSink] = [.http], mqtt: String? = nil) async throws {
         let database = try Database(path: path, migrations: Migration.numbered([SessionStore.schema] + SessionStore.changes + [Outbox.schema] + Outbox.changes))
         let session = Glewlwyd.sessionManager(issuer: issuer, backend: backend, database: database)
         var options = Configuration().upload.options
@@ -22,14 +25,28 @@ enum UploadSoak {
         options.retryBase = .milliseconds(5)
         options.retryCap = .milliseconds(100)
         options.requestTimeout = .seconds(2)
-        let outbox = Outbox(database: database)
-        let uploader = Uploader(outbox: outbox, deviceID: deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
-                                options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
-        await uploader.start()
+        let outbox = Outbox(database: database, sinks: sinks)
+        let uploader = sinks.contains(.http)
+            ? Uploader(outbox: outbox, deviceID: deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
+                       options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
+            : nil
+        var publisher: MQTTPublisher<ContinuousClock>?
+        if sinks.contains(.mqtt), let parts = mqtt?.split(separator: ":", maxSplits: 2).map(String.init), parts.count == 3 {
+            var settings = MQTTSettings(host: "127.0.0.1", port: Int(parts[0]) ?? 0, tls: false, clientID: "waymark-soak")
+            (settings.username, settings.password) = (parts[1], parts[2])
+            var sinkOptions = MQTTPublisher<ContinuousClock>.Options(deviceID: deviceID, topicPrefix: "soak/" + deviceID, batchCount: 50, batchBytes: 512 << 10,
+                                                                     discovery: nil, retryCap: .milliseconds(100))
+            sinkOptions.retryBase = .milliseconds(5)
+            publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: sinkOptions, labels: [:], clock: ContinuousClock(),
+                                          isAuthorized: { await session.isAuthorized },
+                                          state: { GatewayState(armed: true, running: true, trip: "soak", queueDepth: 0, scanMode: nil) })
+        }
+        await uploader?.start()
+        await publisher?.start()
         // The seed's pending flush: whatever a killed run left behind goes first.
-        uploader.flush()
+        uploader?.flush()
         if mode == "drain" {
-            for await event in uploader.events where event == .drained { break }
+            while try outbox.status().depth > 0 { try await Task.sleep(for: .milliseconds(20)) }
             print("drained")
             return
         }
@@ -45,7 +62,8 @@ enum UploadSoak {
                 print("committed \(range.lowerBound) \(range.upperBound)")
                 fflush(nil)
             }
-            await uploader.samplesAdded(samples.count)
+            await uploader?.samplesAdded(samples.count)
+            await publisher?.samplesAdded(samples)
             try await Task.sleep(for: .milliseconds(5))
         }
     }

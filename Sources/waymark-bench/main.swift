@@ -1,4 +1,5 @@
 import Foundation
+import Upload
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -10,6 +11,7 @@ func bench() async throws -> BenchReport {
     try await ScanBench(quick: quick).run(into: &report)
     try LocationBench(quick: quick).run(into: &report)
     try await UploadBench(quick: quick).run(into: &report)
+    try await MQTTBench(quick: quick).run(into: &report)
     try PipelineBench(quick: quick).run(into: &report)
     try await LaunchBench(quick: quick).run(into: &report)
     report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
@@ -39,7 +41,8 @@ do {
     }
     if let index = arguments.firstIndex(of: "--upload-soak") {
         let rest = Array(arguments[arguments.index(after: index)...])
-        try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3])
+        let sinks = rest.count > 4 ? rest[4].split(separator: ",").compactMap { UploadSink(rawValue: String($0)) } : [.http]
+        try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3], sinks: sinks, mqtt: rest.count > 5 ? rest[5] : nil)
         exit(0)
     }
     // `--NAME-only` runs one section of the bench.
@@ -47,6 +50,7 @@ do {
         "--dbus-only": { var report = BenchReport(); try await DBusBench(quick: quick).run(into: &report); return report },
         "--location-only": { var report = BenchReport(); try LocationBench(quick: quick).run(into: &report); return report },
         "--upload-only": { var report = BenchReport(); try await UploadBench(quick: quick).run(into: &report); return report },
+        "--mqtt-only": { var report = BenchReport(); try await MQTTBench(quick: quick).run(into: &report); return report },
         "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
         "--burst-only": { var report = BenchReport(); try await ScanBench(quick: quick).burst(into: &report); return report },
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },

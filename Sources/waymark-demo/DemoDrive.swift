@@ -4,7 +4,8 @@ import Peers
 
 /// One drive from start to end with no hardware: the real peers the tests
 /// use, a vehicle iBeacon advertising in the BlueZ mock, gpsd replaying a
-/// receiver log from a car, and `waymark run` recording and uploading.
+/// receiver log from a car, and `waymark run` recording and uploading; with
+/// `mqtt`, also publishing to a local mosquitto, with Home Assistant discovery.
 final class DemoDrive: @unchecked Sendable {
     static let beaconAddress = "C0:FF:EE:00:00:01"
     static let beaconIdentity = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0"
@@ -16,6 +17,7 @@ final class DemoDrive: @unchecked Sendable {
     let waymark: String
     let log: String
     let output: String
+    let mqtt: Bool
     let work: TemporaryDirectory
     /// Every process the demo started, stopped by PID on any exit.
     private let cast = Cast()
@@ -23,10 +25,11 @@ final class DemoDrive: @unchecked Sendable {
     /// The private system bus, for every `waymark` command once it is up.
     private var environment: [String: String] = [:]
 
-    init(waymark: String, log: String, output: String) throws {
+    init(waymark: String, log: String, output: String, mqtt: Bool) throws {
         self.waymark = waymark
         self.log = log
         self.output = output
+        self.mqtt = mqtt
         work = try TemporaryDirectory("waymark-demo")
     }
 
@@ -43,7 +46,16 @@ final class DemoDrive: @unchecked Sendable {
         environment = bluez.bus.environment
         let gps = try GPSFake(log: log, directory: work, once: false)
         cast.add("gpsfake and gpsd", gps.process)
-        try writeConfig(provider: provider, backend: backend, gpsdPort: gps.port)
+        var broker: Mosquitto?
+        var subscriber: ChildProcess?
+        if mqtt {
+            let started = try Mosquitto(directory: work)
+            cast.add("mosquitto (MQTT broker)", started.process)
+            subscriber = try started.subscriber(["waymark/#", "homeassistant/#"], id: "demo-subscriber")
+            cast.add("mosquitto_sub", subscriber!)
+            broker = started
+        }
+        try writeConfig(provider: provider, backend: backend, gpsdPort: gps.port, broker: broker)
 
         say("waymark login, and the car's beacon paired by its iBeacon identity")
         try waymark(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n")
@@ -93,6 +105,17 @@ final class DemoDrive: @unchecked Sendable {
             \(uploaded.duplicates) duplicates
             GeoJSON   \(output)
             """)
+        if let subscriber {
+            try await Task.sleep(for: .seconds(1))
+            var byTopic: [String: Int] = [:]
+            for line in subscriber.output.split(separator: "\n") {
+                let topic = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+                let parts = topic.split(separator: "/")
+                let key = topic.hasPrefix("homeassistant/") && parts.count > 2 ? "homeassistant/\(parts[1]) configs" : parts.dropFirst(2).joined(separator: "/")
+                byTopic[key, default: 0] += 1
+            }
+            Console.show("    MQTT      " + byTopic.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
     }
 
     /// Stops everything and checks that none of it is left.
@@ -106,7 +129,7 @@ final class DemoDrive: @unchecked Sendable {
 
     private static var manufacturerData: DBusDictEntry { DBusDictEntry(.uint16(0x004C), .variant(.bytes(ibeacon))) }
 
-    private func writeConfig(provider: Glewlwyd, backend: IngestServer, gpsdPort: Int) throws {
+    private func writeConfig(provider: Glewlwyd, backend: IngestServer, gpsdPort: Int, broker: Mosquitto?) throws {
         try (try provider.waymarkConfig(backend: backend, secretFile: work.file("client-secret")) + """
             [Location]
             Source = gpsd://127.0.0.1:\(gpsdPort)
@@ -118,7 +141,17 @@ final class DemoDrive: @unchecked Sendable {
             ReopenWindow = 3s
             FixInterval = 0s
 
-            """).write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
+            """ + (broker.map { broker in """
+
+            [Upload]
+            Sinks = http, mqtt
+
+            [MQTT]
+            Broker = mqtt://127.0.0.1:\(broker.port)
+            Username = \(broker.username)
+            PasswordFile = \(broker.passwordFile)
+
+            """ } ?? "")).write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
     }
 
     /// Runs one `waymark` command to completion and shows what it printed.

@@ -13,7 +13,7 @@ struct MQTTSinkTests {
     static let reading = DBusDictEntry(.string("0000fcd2-0000-1000-8000-00805f9b34fb"),
                                        .variant(.bytes(Advertisement.parseHex("41a47266c95f730011223378237214")!)))
 
-    static func config(_ broker: Mosquitto, sinks: String, password: String? = nil) -> String {
+    static func config(_ broker: Mosquitto, sinks: String, password: String? = nil, caFile: String? = nil) -> String {
         """
         [Recording]
         BeaconLostTimeout = 1s
@@ -24,9 +24,10 @@ struct MQTTSinkTests {
         BatchAge = 1s
 
         [MQTT]
-        Broker = mqtt://127.0.0.1:\(broker.port)
+        Broker = \(caFile == nil ? "mqtt" : "mqtts")://127.0.0.1:\(broker.port)
         Username = \(broker.username)
         PasswordFile = \(password ?? broker.passwordFile)
+        \(caFile.map { "CAFile = \($0)" } ?? "")
 
         """
     }
@@ -190,5 +191,111 @@ struct MQTTSinkTests {
         let queue = try car.session.run(["queue", "--json"])
         let depth = Self.object(queue.output)?["depth"] as? Int ?? 0
         #expect(depth > 0, "the trip's samples wait in the queue: \(queue.output)")
+    }
+
+    /// The trip's samples still queued for the MQTT sink, from `queue --json`.
+    static func queued(_ car: RecordingRig) throws -> Int {
+        let queue = try car.session.run(["queue", "--json"])
+        return object(queue.output)?["depth"] as? Int ?? 0
+    }
+
+    @Test func anUntrustedBrokerCertificateIsOneClearLineThenTheRightCATakesTheSamples() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let certificates = try TestCertificates(directory: work, name: "broker")
+        let stranger = try TestCertificates(directory: work, name: "stranger")
+        let broker = try Mosquitto(directory: work, certificates: certificates)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt", caFile: stranger.caFile), pairVehicle: true)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("[MQTT] CAFile", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        beacon.cancel()
+        try await RecordingRig.waitFor("ended", in: daemon)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+        let problems = daemon.output.split(separator: "\n").filter { $0.contains("[MQTT] CAFile") }
+        #expect(problems.count == 1 && problems[0].contains("TLS"), "\(problems)")
+        #expect(try Self.queued(car) > 0, "the samples wait")
+
+        // The CA that signed the broker's certificate: connected, and the queue drains.
+        let text = try String(contentsOfFile: car.session.work.file("waymark.conf"), encoding: .utf8)
+        try text.replacingOccurrences(of: stranger.caFile, with: certificates.caFile)
+            .write(toFile: car.session.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        let test = try car.session.run(["mqtt", "test"])
+        #expect(test.status == 0 && test.output.contains("over TLS, certificate verified"), "\(test.output)")
+        let again = try await car.startDaemon()
+        defer { again.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: again)
+        try await RecordingRig.waitFor("mqtt: samples", in: again)
+        try await Task.sleep(for: .seconds(1))
+        again.kill(SIGTERM)
+        #expect(try again.wait(timeout: 5) == 0)
+        #expect(try Self.queued(car) == 0, "\(again.output.suffix(2000))")
+    }
+
+    @Test func aTopicTheACLDeniesIsOneClearLineAndTheSamplesStayQueued() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        // Everything under the prefix but the samples.
+        let acl = """
+            user gateway
+            topic readwrite homeassistant/#
+            topic readwrite waymark/+/availability
+            topic readwrite waymark/+/state
+            topic readwrite waymark/+/location
+            topic readwrite waymark/+/events
+            topic readwrite waymark/+/sensor/#
+
+            """
+        let broker = try Mosquitto(directory: work, acl: acl)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        try await RecordingRig.waitFor("started", in: daemon)
+        beacon.cancel()
+        try await RecordingRig.waitFor("ended", in: daemon)
+        try await RecordingRig.waitFor("ACL", in: daemon)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
+        let refusals = daemon.output.split(separator: "\n").filter { $0.contains("ACL") }
+        #expect(refusals.count == 1 && refusals[0].contains("/samples"), "\(refusals)")
+        #expect(try Self.queued(car) > 0, "the samples wait")
+    }
+
+    @Test func withCommandsOnTheBrokerCanStopAndStartRecording() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let broker = try Mosquitto(directory: work)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt") + "Commands = true\n", pairVehicle: true)
+        defer { car.stop() }
+        let subscriber = try broker.subscriber(["waymark/+/state"])
+        defer { subscriber.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("recording: running", in: daemon)
+        try await withDeadline(.seconds(20), "the retained state") {
+            while Self.messages(subscriber).isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let prefix = String(Self.messages(subscriber)[0].topic.dropLast("/state".count))
+        try broker.publish(prefix + "/cmd/stop", "")
+        try await RecordingRig.waitFor("mqtt: command stop", in: daemon)
+        try await RecordingRig.waitFor("recording: disarmed", in: daemon)
+        try broker.publish(prefix + "/cmd/start", "")
+        try await RecordingRig.waitFor("mqtt: command start", in: daemon)
+        let stoppedAt = daemon.output.range(of: "recording: disarmed")!.upperBound.utf16Offset(in: daemon.output)
+        try await RecordingRig.waitFor("recording: running", in: daemon, after: stoppedAt)
+        try broker.publish(prefix + "/cmd/reboot", "")
+        try await RecordingRig.waitFor("ignoring unknown command \"reboot\"", in: daemon)
+        daemon.kill(SIGTERM)
+        #expect(try daemon.wait(timeout: 5) == 0)
     }
 }

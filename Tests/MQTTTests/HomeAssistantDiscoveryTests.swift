@@ -77,11 +77,16 @@ struct HomeAssistantDiscoveryTests {
         #expect((gateway?["identifiers"] as? [String]) == ["waymark_0b5e-77"] && gateway?["sw_version"] as? String == "1.2.3")
     }
 
-    @Test func unpairingRemovesASensorsEntitiesWithEmptyRetainedConfigs() {
-        let removals = Self.discovery.sensorRemoval(id: "pairing-3")
-        let announced = Quantity.allCases.map { Self.discovery.sensorMessage(id: "pairing-3", label: "x", measurement: $0).topic }
-        #expect(removals.map(\.topic) == announced)
-        #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain })
+    @Test func aSensorsConfigTopicNamesItsSensorAndNoOtherTopicDoes() {
+        for quantity in Quantity.allCases {
+            let topic = Self.discovery.sensorMessage(id: "pairing-3", label: "x", measurement: quantity).topic
+            #expect(Self.discovery.sensorID(inConfigTopic: topic) == "pairing-3", "\(topic)")
+        }
+        let others = Self.discovery.gatewayMessages().map(\.topic) + [
+            "homeassistant/sensor/waymark_other/pairing-3_temperature/config", "homeassistant/sensor/waymark_0b5e-77/_temperature/config",
+            "homeassistant/sensor/waymark_0b5e-77/pairing-3_colour/config", "homeassistant/sensor/waymark_0b5e-77/pairing-3_temperature",
+        ]
+        for topic in others { #expect(Self.discovery.sensorID(inConfigTopic: topic) == nil, "\(topic)") }
     }
 
     @Test func aTopicUnsafeIDIsMadeSafe() {

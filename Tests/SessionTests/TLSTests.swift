@@ -10,19 +10,9 @@ struct TLSTests {
     @Test func anUntrustedIssuerFailsWithATLSErrorUnlessItsCAIsConfigured() async throws {
         let directory = try TemporaryDirectory("waymark-tls")
         defer { directory.remove() }
-        func openssl(_ arguments: [String]) throws {
-            let process = try ChildProcess("openssl", arguments, aptPackage: "openssl", logPath: directory.file("openssl.log"))
-            guard try process.wait(timeout: 60) == 0 else { throw PeerError.startFailed("openssl", output: process.output) }
-        }
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Waymark Test CA",
-                     "-keyout", directory.file("ca.key"), "-out", directory.file("ca.pem")])
-        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                     "-keyout", directory.file("server.key"), "-out", directory.file("server.csr")])
-        try "subjectAltName=IP:127.0.0.1\n".write(toFile: directory.file("san.ext"), atomically: true, encoding: .utf8)
-        try openssl(["x509", "-req", "-in", directory.file("server.csr"), "-CA", directory.file("ca.pem"), "-CAkey", directory.file("ca.key"),
-                     "-CAcreateserial", "-days", "2", "-extfile", directory.file("san.ext"), "-out", directory.file("server.pem")])
+        let certificates = try TestCertificates(directory: directory)
         let port = try FreePort.tcp()
-        let server = try ChildProcess("/usr/bin/python3", [PeerTemplates.path("tls_issuer.py"), String(port), directory.file("server.pem"), directory.file("server.key")],
+        let server = try ChildProcess("/usr/bin/python3", [PeerTemplates.path("tls_issuer.py"), String(port), certificates.certificateFile, certificates.keyFile],
                                       aptPackage: "python3", logPath: directory.file("tls.log"))
         defer { server.stop() }
         try FreePort.waitForListener(port: port, process: server)
@@ -43,7 +33,7 @@ struct TLSTests {
             #expect(url == "https://127.0.0.1:\(port)/.well-known/openid-configuration")
             #expect(error.description.contains("TLS verification failed"), "\(detail)")
         }
-        let metadata = try await manager(caFile: directory.file("ca.pem")).discover()
+        let metadata = try await manager(caFile: certificates.caFile).discover()
         #expect(metadata.issuer == "https://127.0.0.1:\(port)")
     }
 }

@@ -96,6 +96,8 @@ package enum ConfigSchema {
         parsed("MQTT", "Discovery", "true", "publish Home Assistant discovery configs", expected: "true or false",
                { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.discovery = $1 },
         text("MQTT", "DiscoveryPrefix", "homeassistant", "Home Assistant's discovery prefix") { $0.mqtt.discoveryPrefix = $1 ?? "" },
+        parsed("MQTT", "Commands", "false", "take cmd/start, cmd/stop and cmd/flush from the broker (limit who may publish them with its ACL)",
+               expected: "true or false", { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.commands = $1 },
         ConfigKey(section: "Logging", name: "Level", defaultText: "info", help: "error, warning, notice, info or debug") { config, text in
             let levels: [String: Log.Priority] = ["error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug]
             guard let level = levels[text.lowercased()] else { return "expected error, warning, notice, info or debug" }

@@ -84,6 +84,7 @@ public struct Configuration: Sendable, Equatable {
         public var topicPrefix = ""
         public var discovery = false
         public var discoveryPrefix = ""
+        public var commands = false
     }
 
     public var session = Session()
