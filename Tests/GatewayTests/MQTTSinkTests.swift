@@ -178,19 +178,23 @@ struct MQTTSinkTests {
         defer { car.stop() }
         let daemon = try await car.startDaemon()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("check [MQTT] Username and PasswordFile", in: daemon)
+        let refusals = try await Self.tripWhileRefused(car, daemon, problem: "check [MQTT] Username and PasswordFile")
+        #expect(refusals.count == 1, "said once, not per retry: \(refusals)")
+        #expect(!daemon.output.contains("not-the-password"))
+    }
+
+    /// A trip while the broker refuses something: then the daemon stops, its
+    /// samples are still queued, and the log's lines naming `problem` return.
+    static func tripWhileRefused(_ car: RecordingRig, _ daemon: ChildProcess, problem: String) async throws -> [Substring] {
         let beacon = try await car.keepBeaconInSight()
         try await RecordingRig.waitFor("started", in: daemon)
         beacon.cancel()
         try await RecordingRig.waitFor("ended", in: daemon)
+        try await RecordingRig.waitFor(problem, in: daemon)
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
-        let refusals = daemon.output.split(separator: "\n").filter { $0.contains("check [MQTT] Username and PasswordFile") }
-        #expect(refusals.count == 1, "said once, not per retry: \(refusals)")
-        #expect(!daemon.output.contains("not-the-password"))
-        let queue = try car.session.run(["queue", "--json"])
-        let depth = Self.object(queue.output)?["depth"] as? Int ?? 0
-        #expect(depth > 0, "the trip's samples wait in the queue: \(queue.output)")
+        #expect(try queued(car) > 0, "the trip's samples wait in the queue")
+        return daemon.output.split(separator: "\n").filter { $0.contains(problem) }
     }
 
     /// The trip's samples still queued for the MQTT sink, from `queue --json`.
@@ -210,16 +214,8 @@ struct MQTTSinkTests {
         defer { car.stop() }
         let daemon = try await car.startDaemon()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("[MQTT] CAFile", in: daemon)
-        let beacon = try await car.keepBeaconInSight()
-        try await RecordingRig.waitFor("started", in: daemon)
-        beacon.cancel()
-        try await RecordingRig.waitFor("ended", in: daemon)
-        daemon.kill(SIGTERM)
-        #expect(try daemon.wait(timeout: 5) == 0)
-        let problems = daemon.output.split(separator: "\n").filter { $0.contains("[MQTT] CAFile") }
+        let problems = try await Self.tripWhileRefused(car, daemon, problem: "[MQTT] CAFile")
         #expect(problems.count == 1 && problems[0].contains("TLS"), "\(problems)")
-        #expect(try Self.queued(car) > 0, "the samples wait")
 
         // The CA that signed the broker's certificate: connected, and the queue drains.
         let text = try String(contentsOfFile: car.session.work.file("waymark.conf"), encoding: .utf8)
@@ -258,16 +254,8 @@ struct MQTTSinkTests {
         let daemon = try await car.startDaemon()
         defer { daemon.stop() }
         try await RecordingRig.waitFor("mqtt: connected", in: daemon)
-        let beacon = try await car.keepBeaconInSight()
-        try await RecordingRig.waitFor("started", in: daemon)
-        beacon.cancel()
-        try await RecordingRig.waitFor("ended", in: daemon)
-        try await RecordingRig.waitFor("ACL", in: daemon)
-        daemon.kill(SIGTERM)
-        #expect(try daemon.wait(timeout: 5) == 0)
-        let refusals = daemon.output.split(separator: "\n").filter { $0.contains("ACL") }
+        let refusals = try await Self.tripWhileRefused(car, daemon, problem: "ACL")
         #expect(refusals.count == 1 && refusals[0].contains("/samples"), "\(refusals)")
-        #expect(try Self.queued(car) > 0, "the samples wait")
     }
 
     @Test func withCommandsOnTheBrokerCanStopAndStartRecording() async throws {
