@@ -3,10 +3,10 @@ import BlueZ
 import DBus
 import FoundationEssentials
 import Gateway
-import MQTT
 import Lifecycle
 import Location
 import Logging
+import MQTT
 import Recording
 import Session
 import Storage
@@ -149,43 +149,6 @@ actor RecorderService: Service {
         Log.notice("recording: running (\(paired.vehicles) vehicle beacon, \(paired.sensors) sensors paired)")
     }
 
-    /// The scan mode, logged when chosen; a mode lost while running (or
-    /// regained when bluetoothd or the adapter returns) is recorded like a
-    /// lost requirement, though scanning goes on.
-    private func scannerReported(_ event: ScannerEvent) {
-        switch event {
-        case .discoveryStarted(let adapter, let reason):
-            if reason != "start" { health.restarted() }
-            health.follow(adapter: adapter)
-        case .watchdogFired(let step):
-            health.stepped(step.rawValue)
-            guard step == .needsPowerCycle else { return Log.warning("recording: no adverts for the watchdog period; recovery step: \(step.rawValue)") }
-            Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
-            announce("radioNeedsPowerCycle", [:])
-        case .recoveryFailed(let step, let reason):
-            Log.warning("recording: recovery step \(step.rawValue) failed: \(reason)")
-        case .radioRecovered:
-            Log.notice("recording: adverts are back; the radio recovered")
-            announce("radioRecovered", [:])
-        case .adapterFailover(let from, let to):
-            Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
-            announce("adapterFailover", ["from": from, "to": to])
-        case .state(let state) where state != .scanning && state != .starting:
-            health.follow(adapter: nil)
-        case .reception(let reception, let previous):
-            health.follow(mode: reception.mode.rawValue)
-            reportReception(reception, previous: previous)
-        default:
-            break
-        }
-    }
-
-    private func reportReception(_ reception: ScanReception, previous: ScanMode?) {
-        guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
-        Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
-        announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
-    }
-
     /// Armed, running, the trip and the scan mode, for the MQTT sink's state.
     func gatewayState() async -> GatewayState {
         GatewayState(armed: reconciler.intent == .armed, running: reconciler.running, trip: currentTrip, queueDepth: 0,
@@ -211,23 +174,6 @@ actor RecorderService: Service {
         await scanner.stop()
         health.follow(adapter: nil)
         storeHeartbeat(reconciler.lastCollected ?? now)
-    }
-
-    /// Records the health report for the last `seconds`: a `radio_health`
-    /// sample, uploaded with the others, trip or no trip.
-    func recordHealth(seconds: Double) {
-        let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
-        healthSince = now
-        let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
-        Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
-        // Outside a trip nothing else is on its way: the report goes out on
-        // this wake-up rather than on a batch timer's.
-        append(RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report)), urgency: currentTrip == nil ? .routine : .batched)
-    }
-
-    /// The current health interval so far, for `waymark radio`.
-    var healthSoFar: RadioHealth {
-        return health.report(seconds: now - healthSince, pairings: (try? PairingStore(database: store.database).all()) ?? [], reset: false)
     }
 
     func shutdown() async {

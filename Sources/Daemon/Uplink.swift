@@ -75,10 +75,8 @@ actor Uplink {
         _ configuration: Configuration, store: GatewayStore, deviceID: String, session: SessionManager,
         state: @escaping @Sendable () async -> GatewayState
     ) throws -> MQTTPublisher<ContinuousClock>? {
-        guard let settings = try configuration.mqttSettings(deviceID: deviceID) else {
-            Log.error("mqtt: [Upload] Sinks names mqtt, but [MQTT] Broker is empty; nothing is published")
-            return nil
-        }
+        // The config's loading made sure a broker is set.
+        guard let settings = try configuration.mqttSettings(deviceID: deviceID) else { return nil }
         let upload = configuration.upload
         var options = MQTTPublisher<ContinuousClock>.Options(
             deviceID: deviceID, topicPrefix: configuration.mqttTopicPrefix(deviceID: deviceID), batchCount: upload.batchSize,

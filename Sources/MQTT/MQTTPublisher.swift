@@ -6,8 +6,11 @@ public import Upload
 
 /// The outbox's MQTT sink. While connected and authorized it publishes the
 /// samples its cursor has not passed, as QoS 1 batches on `{prefix}/samples`,
-/// one at a time; a batch's PUBACK moves the cursor (the broker has it), and
-/// a refusal leaves it queued. Around the batches: `availability` (retained,
+/// up to `window` in flight. PUBACKs move the cursor over the batches the
+/// broker has, in order; the cursor is committed once the window empties,
+/// after every half window of PUBACKs, and on a disconnect (a gateway killed
+/// in between sends those batches again: at least once). A refusal leaves
+/// the batch queued. Around the batches: `availability` (retained,
 /// `offline` as the last will), the retained `state`, `location` and
 /// `sensor/{id}`, every event on `events`, and Home Assistant discovery.
 ///
@@ -25,6 +28,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         /// Take `cmd/start`, `cmd/stop` and `cmd/flush` from the broker.
         public var commands = false
         public var retryBase: Duration = .seconds(1)
+        /// Batches in flight at once.
+        public var window = 8
         public var retryCap: Duration
 
         public init(deviceID: String, topicPrefix: String, batchCount: Int, batchBytes: Int, discovery: HomeAssistantDiscovery?, retryCap: Duration) {
@@ -54,7 +59,13 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var backoff: Backoff
     private var connected = false
     private var connecting = false
-    private var inFlight: (mid: Int32, batch: Batch)?
+    /// Published, oldest first, each with its message id and whether its PUBACK came.
+    private var inFlight: [(mid: Int32, batch: Batch, acknowledged: Bool)] = []
+    /// The last sequence number the broker has, and the last one committed as the cursor.
+    private var brokerHas: Int64 = 0
+    private var committed: Int64 = 0
+    /// Batches acknowledged since the last commit.
+    private var uncommitted = 0
     private var retry: Task<Void, Never>?
     private var reader: Task<Void, Never>?
     private var lastProblem: MQTTError?
@@ -86,6 +97,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public func stop() {
         retry?.cancel()
         reader?.cancel()
+        commitCursor()
         if connected { client.disconnect(sendingWill: true) }
         connected = false
         sink.finish()
@@ -135,7 +147,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         switch event {
         case .connected:
             retry?.cancel()
-            (connected, connecting, inFlight, announced, retry) = (true, false, nil, [], nil)
+            (connected, connecting, inFlight, announced, retry) = (true, false, [], [], nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
@@ -155,26 +167,30 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             scheduleRetry(reconnect: true)
         case .disconnected(let error):
             let was = connected
-            (connected, connecting, inFlight) = (false, false, nil)
+            (connected, connecting, inFlight) = (false, false, [])
+            commitCursor()
             // A refused connection ends in a disconnect too: said already.
             guard was else { return scheduleRetry(reconnect: true) }
             if let error { report(error) }
             sink.yield(.disconnected)
             scheduleRetry(reconnect: true)
         case .published(let mid, let reasonCode):
-            guard let current = inFlight, current.mid == mid else { return }
-            inFlight = nil
+            guard let index = inFlight.firstIndex(where: { $0.mid == mid }) else { return }
             guard reasonCode < 0x80 else {
                 report(MQTTError(topic: options.topicPrefix + "/samples", reasonCode: reasonCode))
+                // What is in flight goes again from the cursor, after the backoff.
+                inFlight = []
+                commitCursor()
                 return scheduleRetry(reconnect: false)
             }
-            do {
-                try outbox.acknowledge(current.batch, by: .mqtt, at: Date().timeIntervalSince1970)
-            } catch {
-                Log.error("mqtt: samples \(current.batch.firstSeq)–\(current.batch.lastSeq) were acknowledged but the queue cannot note it: \(error)")
-                return scheduleRetry(reconnect: false)
+            inFlight[index].acknowledged = true
+            while let first = inFlight.first, first.acknowledged {
+                inFlight.removeFirst()
+                brokerHas = first.batch.lastSeq
+                uncommitted += 1
+                sink.yield(.published(first: first.batch.firstSeq, last: first.batch.lastSeq))
             }
-            sink.yield(.published(first: current.batch.firstSeq, last: current.batch.lastSeq))
+            if inFlight.isEmpty || uncommitted >= max(options.window / 2, 1) { commitCursor() }
             await drain()
         case .message(let topic, let payload):
             received(topic, payload)
@@ -202,26 +218,44 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         do { try client.subscribe(pattern) } catch { report(error) }
     }
 
-    /// Publishes the next batch unless one is in flight.
+    /// Publishes the next batches while the window has room.
     private func drain() async {
-        guard connected, inFlight == nil, retry == nil else { return }
-        let batch: Batch?
-        do {
-            batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes, for: .mqtt)
-        } catch {
-            return Log.error("mqtt: cannot read the outbox: \(error)")
+        while connected, retry == nil, inFlight.count < max(options.window, 1) {
+            let batch: Batch?
+            do {
+                batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes, for: .mqtt,
+                                          after: inFlight.last?.batch.lastSeq ?? brokerHas)
+            } catch {
+                return Log.error("mqtt: cannot read the outbox: \(error)")
+            }
+            guard let batch else {
+                if inFlight.isEmpty { await publishState() }
+                return
+            }
+            guard await isAuthorized() else { return }
+            for sample in batch.samples where sample.kind == .event {
+                send(MQTTMessage(options.topicPrefix + "/events", Array(Batch.object(sample).utf8)))
+            }
+            do {
+                let mid = try client.publish(options.topicPrefix + "/samples", batch.json(deviceID: options.deviceID, seqRange: true))
+                inFlight.append((mid, batch, false))
+            } catch {
+                report(error)
+                return scheduleRetry(reconnect: false)
+            }
         }
-        guard let batch else { return await publishState() }
-        guard await isAuthorized() else { return }
-        for sample in batch.samples where sample.kind == .event {
-            send(MQTTMessage(options.topicPrefix + "/events", Array(Batch.object(sample).utf8)))
-        }
+    }
+
+    /// Makes what the broker has durable: the cursor moves, and what every
+    /// sink has leaves the outbox.
+    private func commitCursor() {
+        guard brokerHas > committed else { return }
         do {
-            let mid = try client.publish(options.topicPrefix + "/samples", batch.json(deviceID: options.deviceID, seqRange: true))
-            inFlight = (mid, batch)
+            try outbox.acknowledge(through: brokerHas, by: .mqtt, at: Date().timeIntervalSince1970)
+            (committed, uncommitted) = (brokerHas, 0)
         } catch {
-            report(error)
-            scheduleRetry(reconnect: false)
+            // Still in memory: not sent again while running; tried at the next commit.
+            Log.error("mqtt: samples up to \(brokerHas) were acknowledged but the queue cannot note it: \(error)")
         }
     }
 

@@ -81,14 +81,14 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// The oldest samples `sink` does not have yet, up to `count` of them
-    /// and `bytes` of JSON.
-    public func oldest(count: Int, bytes: Int, for sink: UploadSink = .http) throws -> Batch? {
+    /// The oldest samples `sink` does not have yet (nor any up to `after`,
+    /// which it has in flight), up to `count` of them and `bytes` of JSON.
+    public func oldest(count: Int, bytes: Int, for sink: UploadSink = .http, after: Int64 = 0) throws -> Batch? {
         let rows = try database.read { connection in
             try connection.rows("""
                 SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox
-                WHERE seq > coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0) ORDER BY seq LIMIT ?
-                """, [.text(sink.rawValue), .integer(Int64(count))]) { row in
+                WHERE seq > max(coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0), ?) ORDER BY seq LIMIT ?
+                """, [.text(sink.rawValue), .integer(after), .integer(Int64(count))]) { row in
                 QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
                              kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
                              timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
@@ -121,8 +121,13 @@ public struct Outbox: Sendable {
     /// `sink` has an acknowledged batch: its cursor moves past it, and what
     /// every sink has leaves the queue.
     public func acknowledge(_ batch: Batch, by sink: UploadSink = .http, at time: Double) throws {
+        try acknowledge(through: batch.lastSeq, by: sink, at: time)
+    }
+
+    /// `sink` has everything up to `seq`.
+    public func acknowledge(through seq: Int64, by sink: UploadSink, at time: Double) throws {
         try database.write { connection in
-            try advance(sink, to: batch.lastSeq, in: connection)
+            try advance(sink, to: seq, in: connection)
             try connection.run("INSERT OR REPLACE INTO upload_state (key, value) VALUES ('last_success', ?)", [.text(String(time))])
         }
     }

@@ -51,12 +51,10 @@ struct LocationReaderTests {
     @Test func everyLogReplayedThroughGpsdGivesItsExpectedFixes() async throws {
         let directory = try TemporaryDirectory("waymark-gpsfake")
         defer { directory.remove() }
-        let results = try await withThrowingTaskGroup(of: (String, [Fix]).self) { group in
-            for name in Self.allLogs {
-                group.addTask { (name, try await Self.replay(name, directory: directory)) }
-            }
-            return try await group.reduce(into: [String: [Fix]]()) { $0[$1.0] = $1.1 }
-        }
+        // One at a time: ten gpsfake, gpsd and Python processes at once on two
+        // cores have now and then left a log with no fixes at all.
+        var results: [String: [Fix]] = [:]
+        for name in Self.allLogs { results[name] = try await Self.replay(name, directory: directory) }
         for name in Self.allLogs {
             var check = try CheckFile(name)
             let fixes = try #require(results[name])

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Upload
 
 extension Configuration {
     /// Where the daemon and the CLI look when `--config` is not given.
@@ -53,6 +54,14 @@ extension Configuration {
             if let problem = key.apply(&configuration, entry.value) {
                 throw ConfigError(file: file, line: entry.line, key: qualified, message: "\(problem), got \(entry.value.quotedForMessage)")
             }
+        }
+        // Keys that only make sense together.
+        if configuration.upload.sinks.contains(.mqtt), configuration.mqtt.broker == nil {
+            throw ConfigError(file: file, line: seen["Upload.Sinks"] ?? 0, key: "Upload.Sinks", message: "mqtt needs [MQTT] Broker")
+        }
+        if (configuration.mqtt.certFile == nil) != (configuration.mqtt.keyFile == nil) {
+            let (set, missing) = configuration.mqtt.certFile == nil ? ("MQTT.KeyFile", "CertFile") : ("MQTT.CertFile", "KeyFile")
+            throw ConfigError(file: file, line: seen[set] ?? 0, key: set, message: "needs [MQTT] \(missing) too")
         }
         return configuration
     }
