@@ -148,19 +148,19 @@ struct MQTTSinkTests {
         try await RecordingRig.waitFor("mqtt: connected", in: daemon)
         let beacon = try await car.keepBeaconInSight()
         try await RecordingRig.waitFor("started", in: daemon)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .milliseconds(1500))
         // The subscriber goes with the broker; its persistent session brings
         // what came while it was away.
         subscriber.stop()
         try broker.restart()
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .milliseconds(1500))
         let again = try broker.subscriber(["waymark/+/samples"])
         defer { again.stop() }
         try await RecordingRig.waitFor("mqtt: connected", in: daemon, after: daemon.output.range(of: "mqtt: connected")!.upperBound.utf16Offset(in: daemon.output))
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .milliseconds(1500))
         beacon.cancel()
         try await RecordingRig.waitFor("ended", in: daemon)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .milliseconds(1500))
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
         let last = try Self.lastSeq(car.session)
