@@ -8,6 +8,8 @@ internal import Glibc
 /// its pings. No loop thread and no polling. Every libmosquitto call is made
 /// on `queue`; what the broker says comes out of `events`.
 public final class MQTTClient: @unchecked Sendable {
+    /// Each `connect()` ends in one `.connected` or one `.connectFailed`;
+    /// `.disconnected` comes only after `.connected`.
     public enum Event: Sendable, Equatable {
         case connected
         /// The broker refused the connection, or it could not be made.
@@ -29,6 +31,9 @@ public final class MQTTClient: @unchecked Sendable {
     private var writer: (any DispatchSourceWrite)?
     private var writerResumed = false
     private var pinger: (any DispatchSourceTimer)?
+    private var phase = Phase.idle
+
+    private enum Phase { case idle, connecting, connected }
 
     public init(_ settings: MQTTSettings) throws(MQTTError) {
         Self.initialise
@@ -96,9 +101,12 @@ public final class MQTTClient: @unchecked Sendable {
     public func connect() {
         queue.async { [self] in
             stopSources()
+            phase = .connecting
             let code = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, nil)
             guard code == MOSQ_ERR_SUCCESS.rawValue else {
-                emit.yield(.connectFailed(MQTTError(code: code, during: "connect to \(settings.host):\(settings.port)")))
+                phase = .idle
+                // A TCP connection that failed is no handshake's fault.
+                emit.yield(.connectFailed(code == MOSQ_ERR_TLS.rawValue ? handshakeFailed(code) : MQTTError(code: code, during: "connect to \(address)")))
                 return
             }
             startSources()
@@ -112,6 +120,7 @@ public final class MQTTClient: @unchecked Sendable {
         queue.sync {
             mosquitto_disconnect_v5(handle, sendingWill ? 0x04 : 0, nil)
             stopSources()
+            phase = .idle
         }
     }
 
@@ -141,12 +150,35 @@ public final class MQTTClient: @unchecked Sendable {
     // MARK: On the queue
 
     private func connectAnswered(_ code: Int32) {
+        guard phase == .connecting else { return }
+        phase = code == 0 ? .connected : .idle
         emit.yield(code == 0 ? .connected : .connectFailed(MQTTError(reasonCode: code)))
     }
 
     private func disconnected(_ code: Int32) {
         stopSources()
-        emit.yield(.disconnected(code == 0 ? nil : MQTTError(code: code, during: "the connection")))
+        ended(code)
+    }
+
+    /// The connection is gone (or never came): said once, as what it was to
+    /// the caller. Before the broker's answer on TLS, that is the handshake.
+    private func ended(_ code: Int32) {
+        let was = phase
+        phase = .idle
+        switch was {
+        case .idle:
+            break
+        case .connecting:
+            emit.yield(.connectFailed(settings.tls ? handshakeFailed(code) : MQTTError(code: code, during: "connect to \(address)")))
+        case .connected:
+            emit.yield(.disconnected(code == 0 ? nil : MQTTError(code: code, during: "the connection")))
+        }
+    }
+
+    private var address: String { "\(settings.host):\(settings.port)" }
+
+    private func handshakeFailed(_ code: Int32) -> MQTTError {
+        .handshake(host: address, text: String(cString: mosquitto_strerror(code)))
     }
 
     private func startSources() {
@@ -156,12 +188,11 @@ public final class MQTTClient: @unchecked Sendable {
         reader.setEventHandler { [weak self] in
             guard let self else { return }
             let code = mosquitto_loop_read(handle, 16)
-            if code != MOSQ_ERR_SUCCESS.rawValue, self.reader != nil {
-                // libmosquitto has called the disconnect callback for a lost
-                // connection; for anything else, close and say so.
+            if code != MOSQ_ERR_SUCCESS.rawValue {
+                // For a lost connection libmosquitto has called the disconnect
+                // callback already (then this says nothing more).
                 stopSources()
-                emit.yield(.disconnected(MQTTError(code: code, during: "reading")))
-                return
+                return ended(code)
             }
             flushWrites()
         }

@@ -9,6 +9,8 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
     case refused(reasonCode: Int32, text: String)
     /// The broker refused a message on `topic` (its PUBACK's reason code).
     case publishRefused(topic: String, reasonCode: Int32, text: String)
+    /// A TLS connection to `host` ended before the broker answered.
+    case handshake(host: String, text: String)
     case setup(String, Int32)
 
     init(code: Int32, during: String) {
@@ -53,6 +55,10 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
                 ? "the broker's ACL does not let this user publish there: grant it, or change [MQTT] TopicPrefix"
                 : "see the broker's log"
             return "MQTT: the broker refused a message on \(topic): \(text) (reason 0x\(String(reasonCode, radix: 16))); \(fix); the samples stay queued"
+        case .handshake(let host, let text):
+            return "MQTT: the TLS connection to \(host) ended before the broker answered (\(text)); "
+                + "if the broker's certificate is not trusted or does not name the host, set [MQTT] CAFile to the CA that signed it; "
+                + "if the broker wants a client certificate, set CertFile and KeyFile"
         case .setup(let call, let errno):
             return "MQTT: \(call) failed (errno \(errno))"
         }

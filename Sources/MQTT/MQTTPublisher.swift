@@ -166,11 +166,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             report(error)
             scheduleRetry(reconnect: true)
         case .disconnected(let error):
-            let was = connected
             (connected, connecting, inFlight) = (false, false, [])
             commitCursor()
-            // A refused connection ends in a disconnect too: said already.
-            guard was else { return scheduleRetry(reconnect: true) }
             if let error { report(error) }
             sink.yield(.disconnected)
             scheduleRetry(reconnect: true)

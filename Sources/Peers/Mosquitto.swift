@@ -2,7 +2,8 @@ public import Foundation
 
 /// Debian's `mosquitto` broker on a loopback port, with a generated config:
 /// persistence on, a password file with one user, and optionally an ACL
-/// (`acl` is the file's text), and TLS with `certificates` (then only TLS).
+/// (`acl` is the file's text), and TLS with `certificates` (then only TLS),
+/// requiring clients to show a certificate signed by `clientCA` if given.
 /// `restart()` stops it and starts it again on the same port with the same
 /// store, as a broker restart in the field.
 public final class Mosquitto: @unchecked Sendable {
@@ -14,7 +15,7 @@ public final class Mosquitto: @unchecked Sendable {
     private let directory: TemporaryDirectory
     private let config: String
 
-    public init(directory: TemporaryDirectory, acl: String? = nil, certificates: TestCertificates? = nil) throws {
+    public init(directory: TemporaryDirectory, acl: String? = nil, certificates: TestCertificates? = nil, clientCA: String? = nil) throws {
         self.directory = directory
         port = try FreePort.tcp()
         let store = directory.file("mosquitto-\(port)")
@@ -30,6 +31,7 @@ public final class Mosquitto: @unchecked Sendable {
             user root
             listener \(port) 127.0.0.1
             \(certificates.map { "certfile \($0.certificateFile)\nkeyfile \($0.keyFile)" } ?? "")
+            \(clientCA.map { "cafile \($0)\nrequire_certificate true" } ?? "")
             allow_anonymous false
             password_file \(users)
             persistence true

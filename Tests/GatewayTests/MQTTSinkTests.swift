@@ -286,4 +286,23 @@ struct MQTTSinkTests {
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
     }
+
+    @Test func aBrokerThatWantsAClientCertificateTakesTheConfiguredOneAndSaysSoWithout() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let server = try TestCertificates(directory: work, name: "broker")
+        let client = try TestCertificates(directory: work, name: "client")
+        let broker = try Mosquitto(directory: work, certificates: server, clientCA: client.caFile)
+        defer { broker.stop() }
+        let rig = try SessionCommandTests.Rig()
+        defer { rig.stop() }
+        let base = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8) + "\n" + Self.config(broker, sinks: "mqtt", caFile: server.caFile)
+        try (base + "CertFile = \(client.certificateFile)\nKeyFile = \(client.keyFile)\n")
+            .write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        let with = try rig.run(["mqtt", "test"])
+        #expect(with.status == 0 && with.output.contains("certificate verified") && with.output.contains("read it back"), "\(with.output)")
+        try base.write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        let without = try rig.run(["mqtt", "test"])
+        #expect(without.status != 0 && without.output.split(separator: "\n").count == 1 && without.output.contains("MQTT:"), "\(without.output)")
+    }
 }
