@@ -7,19 +7,34 @@ internal import Glibc
 public enum EndpointURL {
     /// Why `text` is not acceptable, or nil.
     public static func validate(_ text: String) -> String? {
-        let lower = text.lowercased()
-        let scheme: String
-        if lower.hasPrefix("https://") { scheme = "https" } else if lower.hasPrefix("http://") { scheme = "http" } else {
-            return "must be an https:// URL"
-        }
-        let authority = text.dropFirst(scheme.count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.contains("@"), let (host, _) = parseHostPort(String(authority), defaultPort: scheme == "https" ? 443 : 80) else {
-            return "has no valid host"
-        }
-        if scheme == "http" && !isLoopback(host) {
-            return "must use https (plain http is allowed only for loopback addresses)"
-        }
+        if case .failure(let refusal) = parse(text, secure: "https", plain: "http", securePort: 443, plainPort: 80) { return refusal.message }
         return nil
+    }
+
+    /// `text` as `SECURE://HOST[:PORT]…`, or `PLAIN://…` to this machine only
+    /// (the rule for HTTP, applied to any pair of schemes, MQTT's too):
+    /// whether it is the secure scheme, the host and the port.
+    public static func parse(
+        _ text: String, secure: String, plain: String, securePort: Int, plainPort: Int
+    ) -> Result<(secure: Bool, host: String, port: Int), Refusal> {
+        let lower = text.lowercased()
+        let isSecure: Bool
+        if lower.hasPrefix(secure + "://") { isSecure = true } else if lower.hasPrefix(plain + "://") { isSecure = false } else {
+            return .failure(Refusal(message: "must be an \(secure):// URL"))
+        }
+        let authority = text.dropFirst((isSecure ? secure : plain).count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@"), let (host, port) = parseHostPort(String(authority), defaultPort: isSecure ? securePort : plainPort) else {
+            return .failure(Refusal(message: "has no valid host"))
+        }
+        if !isSecure && !isLoopback(host) {
+            return .failure(Refusal(message: "must use \(secure) (plain \(plain) is allowed only for loopback addresses)"))
+        }
+        return .success((isSecure, host, port))
+    }
+
+    /// Why a URL is refused.
+    public struct Refusal: Error, Equatable {
+        public var message: String
     }
 
     /// `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`, as `inet_pton`

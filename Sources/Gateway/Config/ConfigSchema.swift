@@ -82,7 +82,7 @@ package enum ConfigSchema {
             }
             switch MQTTBroker.parse(text) {
             case .success(let broker): config.mqtt.broker = broker
-            case .failure(let problem): return problem.text
+            case .failure(let refusal): return refusal.message
             }
             return nil
         },

@@ -1,4 +1,3 @@
-import Basics
 import Session
 
 /// `[MQTT] Broker`: `mqtts://host[:8883]`, or plain `mqtt://host[:1883]`
@@ -9,24 +8,9 @@ public struct MQTTBroker: Sendable, Equatable {
     public var tls: Bool
 
     /// Parses `text`, or says why not.
-    static func parse(_ text: String) -> Result<MQTTBroker, BrokerProblem> {
-        let lower = text.lowercased()
-        let tls: Bool
-        if lower.hasPrefix("mqtts://") { tls = true } else if lower.hasPrefix("mqtt://") { tls = false } else {
-            return .failure(BrokerProblem("expected mqtts://HOST:PORT (or mqtt:// to a loopback address)"))
+    static func parse(_ text: String) -> Result<MQTTBroker, EndpointURL.Refusal> {
+        EndpointURL.parse(text, secure: "mqtts", plain: "mqtt", securePort: 8883, plainPort: 1883).map {
+            MQTTBroker(host: $0.host, port: $0.port, tls: $0.secure)
         }
-        let authority = text.dropFirst(tls ? 8 : 7).prefix { $0 != "/" }
-        guard !authority.contains("@"), let (host, port) = parseHostPort(String(authority), defaultPort: tls ? 8883 : 1883) else {
-            return .failure(BrokerProblem("has no valid host"))
-        }
-        guard tls || EndpointURL.isLoopback(host) else {
-            return .failure(BrokerProblem("must use mqtts (plain mqtt is allowed only for loopback addresses)"))
-        }
-        return .success(MQTTBroker(host: host, port: port, tls: tls))
-    }
-
-    struct BrokerProblem: Error {
-        var text: String
-        init(_ text: String) { self.text = text }
     }
 }
