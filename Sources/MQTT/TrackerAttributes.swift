@@ -16,12 +16,14 @@ struct TrackerAttributes: Encodable, Equatable {
         case latitude, longitude, gpsAccuracy = "gps_accuracy", altitude, speed, course
     }
 
-    /// Nil for a fix without a position.
+    /// Nil for a fix without a position. A value that is not finite is left
+    /// out (JSON has no NaN), not allowed to spoil the rest.
     init?(_ fix: Fix) {
         guard let latitude = fix.lat, let longitude = fix.lon, latitude.isFinite, longitude.isFinite else { return nil }
         (self.latitude, self.longitude) = (latitude, longitude)
-        gpsAccuracy = fix.eph
-        altitude = fix.altMSL ?? fix.altHAE
-        (speed, course) = (fix.speed, fix.track)
+        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        gpsAccuracy = finite(fix.eph)
+        altitude = finite(fix.altMSL) ?? finite(fix.altHAE)
+        (speed, course) = (finite(fix.speed), finite(fix.track))
     }
 }
