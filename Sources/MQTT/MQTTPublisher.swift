@@ -66,6 +66,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var committed: Int64 = 0
     /// Batches acknowledged since the last commit.
     private var uncommitted = 0
+    /// The state last published on this connection.
+    private var stateSent: GatewayState?
     private var retry: Task<Void, Never>?
     private var reader: Task<Void, Never>?
     private var lastProblem: MQTTError?
@@ -147,7 +149,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         switch event {
         case .connected:
             retry?.cancel()
-            (connected, connecting, inFlight, announced, retry) = (true, false, [], [], nil)
+            (connected, connecting, inFlight, announced, retry, stateSent) = (true, false, [], [], nil, nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
@@ -256,9 +258,12 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// The retained state, when it differs from what this connection last sent.
     private func publishState() async {
         var current = await state()
         current.queueDepth = (try? outbox.pending(for: .mqtt)) ?? current.queueDepth
+        guard current != stateSent else { return }
+        stateSent = current
         send(MQTTMessage(options.topicPrefix + "/state", JSONBytes.encode(current), retain: true))
     }
 
