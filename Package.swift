@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
+        // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
+        .target(name: "Capture", dependencies: ["CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
 
         // What the daemon and the CLI share: configuration, the store,
         // pairings, requirement probes, the session factory, the command line.
@@ -65,13 +67,13 @@ let package = Package(
         // `waymark run`: the composition root and its services.
         .target(
             name: "Daemon",
-            dependencies: ["Gateway", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Gateway", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Gateway", "Capture", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),

@@ -28,6 +28,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             if let adapterPath { lastAdapter = adapterPath }
         }
     }
+    /// The adapter scanning now, as `hci0`.
+    public var adapterName: String? { adapterPath.map(Self.name(of:)) }
     /// The adapter last scanned with, kept when it goes: a different one
     /// chosen later is a failover.
     var lastAdapter: String?

@@ -1,3 +1,4 @@
+import Capture
 import DBus
 package import Gateway
 internal import Glibc
@@ -47,9 +48,12 @@ package struct GatewayDaemon {
         let (wakes, wake) = AsyncStream.makeStream(of: DaemonWake.self)
         let uplink = UplinkHolder(nil)
         let scanner = ScannerService(bus: bus)
+        let capture = configuration.recording.capture.flatMap { directory in
+            CaptureTap.open(.directory(directory, maxBytes: configuration.recording.captureMaxBytes, keep: 8), configPath: invocation.configPath, store: store)
+        }
         // Sightings (from the scanner) and fixes (from location) → the recorder → the outbox.
         let recorder = RecorderService(
-            store: store, configuration: configuration, bus: bus, scanner: scanner,
+            store: store, configuration: configuration, bus: bus, scanner: scanner, capture: capture,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
             samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) })
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
@@ -71,7 +75,7 @@ package struct GatewayDaemon {
         // In start order; they stop in reverse.
         var services: [ServiceGroup<ContinuousClock>.Entry] = [
             .init(UplinkService(holder: uplink)),
-            .init(LocationService(configuration.location, state: state, recorder: recorder, wake: wake)),
+            .init(LocationService(configuration.location, state: state, recorder: recorder, capture: capture, wake: wake)),
         ]
         if let bus { services.append(.init(BusWatchService(bus: bus, wake: wake), onFailure: .report)) }
         if let inhibitor { services.append(.init(inhibitor, onFailure: .report)) }
@@ -94,6 +98,7 @@ package struct GatewayDaemon {
             Log.error("stopping: \(error)")
             code = .software
         }
+        capture?.close()
         try? store.record("stopped")
         try? store.database.checkpoint()
         bus?.close()

@@ -1,3 +1,4 @@
+import Capture
 import Gateway
 import Lifecycle
 import Location
@@ -12,8 +13,13 @@ struct LocationService: Service {
     let recorder: RecorderService
     let wake: AsyncStream<DaemonWake>.Continuation
 
-    init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, wake: AsyncStream<DaemonWake>.Continuation) {
-        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock())
+    init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, capture: CaptureTap?,
+         wake: AsyncStream<DaemonWake>.Continuation) {
+        var onLine: (@Sendable ([UInt8], Bool) -> Void)?
+        if let capture {
+            onLine = { line, gpsd in capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line))) }
+        }
+        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock(), onLine: onLine)
         (self.state, self.recorder, self.wake) = (state, recorder, wake)
     }
 

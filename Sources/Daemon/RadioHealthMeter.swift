@@ -61,6 +61,9 @@ final class RadioHealthMeter: Sendable {
 
     func advert() { state.withLock { $0.current?.count += 1 } }
 
+    /// The adapter scanning now (`hci0`), if any.
+    var adapter: String? { state.withLock { $0.adapter } }
+
     func seen(_ identity: String, rssi: Int?) {
         state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
     }

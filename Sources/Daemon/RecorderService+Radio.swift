@@ -1,4 +1,5 @@
 import BlueZ
+import Capture
 import Gateway
 import Logging
 import Recording
@@ -32,6 +33,7 @@ extension RecorderService {
             health.follow(adapter: nil)
         case .reception(let reception, let previous):
             health.follow(mode: reception.mode.rawValue)
+            capture?.state(CaptureState.scanMode, ["mode": reception.mode.rawValue])
             reportReception(reception, previous: previous)
         default:
             break
@@ -49,6 +51,7 @@ extension RecorderService {
     func recordHealth(seconds: Double) {
         let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
         healthSince = now
+        capture?.state(CaptureState.health, ["seconds": String(seconds)])
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
         // Outside a trip nothing else is on its way: the report goes out on

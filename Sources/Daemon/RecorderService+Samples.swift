@@ -1,4 +1,5 @@
 import Basics
+import Capture
 import DBus
 import Gateway
 import Logging
@@ -36,6 +37,7 @@ extension RecorderService {
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
                        arguments: [.string(kind), .string(SampleEncoder.object(detail))])
         guard upload else { return }
+        capture?.state(CaptureState.event, detail.merging(["event": kind]) { $1 })
         append(RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail)))
     }
 
@@ -67,28 +69,24 @@ extension RecorderService {
         defer { scheduleTick() }
         guard !recorded.isEmpty else { return }
         var ended = false
-        for sample in recorded {
-            guard let action = sample.tripAction, let id = sample.tripID else { continue }
-            let at = stamper.wall(sample.time)
-            switch action {
+        for change in stamper.recordTrips(recorded, in: recordings) {
+            switch change.action {
             case .started:
-                Log.notice("recording: trip \(id) started")
-                try? recordings.tripStarted(id, at: at)
-                announce("tripStarted", ["trip_id": id, "at": CivilTime.iso8601(at)], upload: false)
+                Log.notice("recording: trip \(change.id) started")
+                announce("tripStarted", ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], upload: false)
             case .resumed:
-                Log.notice("recording: trip \(id) resumed")
-            case .ended(_, let reason):
-                Log.notice("recording: trip \(id) ended")
-                try? recordings.tripEnded(id, at: at, reason: reason.rawValue)
-                announce("tripEnded", ["trip_id": id, "at": CivilTime.iso8601(at)], upload: false)
+                Log.notice("recording: trip \(change.id) resumed")
+            case .ended:
+                Log.notice("recording: trip \(change.id) ended")
+                announce("tripEnded", ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], upload: false)
                 ended = true
             }
         }
-        let samples = recorded.map { stamper.sample($0) }
+        let samples: [Sample]
         do {
-            try outbox.append(samples)
+            samples = try stamper.append(recorded, to: outbox, tracks: recordings)
         } catch {
-            Log.error("recording: cannot commit \(samples.count) samples: \(error)")
+            Log.error("recording: cannot commit \(recorded.count) samples: \(error)")
             // Disk full: stop with a requirement-lost event; what is stored stays intact.
             if let error = error as? StorageError, error.isFull, !storageFull {
                 storageFull = true
@@ -96,7 +94,6 @@ extension RecorderService {
             }
             return
         }
-        try? recordings.addPoints(samples.compactMap(TripPoint.init))
         await samplesCommitted(samples, ended ? .flush : .batched)
     }
 
@@ -118,6 +115,7 @@ extension RecorderService {
     /// session-related happens here.
     func prepareForSleep() {
         sleeping = true
+        capture?.state(CaptureState.sleep)
         storeHeartbeat(reconciler.lastCollected ?? now)
         try? store.database.checkpoint()
         Log.notice("recording: the system is going to sleep; store committed")
@@ -127,6 +125,7 @@ extension RecorderService {
     /// the sleep as a gap if it was longer than the threshold.
     func resumed(missing: [Requirement]) async {
         Log.notice("recording: the system woke up")
+        capture?.state(CaptureState.wake)
         await reconcile(missing: missing)
         sleeping = false
     }

@@ -1,5 +1,6 @@
 import Basics
 import BlueZ
+import Capture
 import DBus
 import FoundationEssentials
 import Gateway
@@ -54,12 +55,15 @@ actor RecorderService: Service {
     let health: RadioHealthMeter
     /// When the current health interval began, on the boot clock.
     var healthSince: Double
+    /// Where everything heard is captured, when `[Recording] Capture` is set.
+    let capture: CaptureTap?
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
-         health: RadioHealthMeter = RadioHealthMeter(),
+         health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
          isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void) {
         self.store = store
         self.health = health
+        self.capture = capture
         self.scanner = scanner ?? ScannerService(bus: bus)
         (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         recordings = RecordingStore(database: store.database)
@@ -117,6 +121,7 @@ actor RecorderService: Service {
             reconciler.gapThreshold = remote
         }
         let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
+        capture?.state(CaptureState.requirements, ["missing": missing.map(\.rawValue).joined(separator: " ")])
         for action in actions {
             switch action {
             case .startRuntime: await startRuntime()
@@ -137,8 +142,10 @@ actor RecorderService: Service {
         let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.monitorPatterns = paired.monitorPatterns
-        let (clock, observed, health) = (stamper.clock, observed, health)
+        let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)
+        capture?.state(CaptureState.running, ["on": "true"])
         await scanner.scan(options) { sighting in
+            capture?.advert(sighting, adapter: health.adapter)
             health.advert()
             guard let (pairing, observation) = paired.match(sighting, at: clock.boot) else { return }
             health.seen(pairing.identity, rssi: sighting.rssi)
@@ -172,6 +179,7 @@ actor RecorderService: Service {
     private func stopRuntime() async {
         timer?.cancel()
         await scanner.stop()
+        capture?.state(CaptureState.running, ["on": "false"])
         health.follow(adapter: nil)
         storeHeartbeat(reconciler.lastCollected ?? now)
     }

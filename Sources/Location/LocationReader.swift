@@ -34,6 +34,8 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private let decoder = GPSDDecoder()
     private var nmea = NMEAFixAssembler()
     public private(set) var counters = Counters()
+    /// Every line as received, before it is parsed (for a capture).
+    private let onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)?
 
     public struct Counters: Sendable, Equatable {
         /// Connections (or device opens) made.
@@ -44,8 +46,9 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         public var watchdogDrops = 0
     }
 
-    public init(source: LocationSource, options: LocationOptions, clock: C) {
+    public init(source: LocationSource, options: LocationOptions, clock: C, onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)? = nil) {
         self.source = source
+        self.onLine = onLine
         self.options = options
         self.clock = clock
         (events, sink) = AsyncStream.makeStream(of: LocationEvent.self, bufferingPolicy: .bufferingNewest(4096))
@@ -162,6 +165,7 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     }
 
     private func handle(_ line: [UInt8]) {
+        onLine?(line, speaksGPSD)
         if speaksGPSD { handleReport(line) } else { handleSentence(line) }
     }
 

@@ -61,6 +61,10 @@ package enum ConfigSchema {
         duration("Recording", "FixInterval", "1s", "at most one fix sample per interval") { $0.recording.fixInterval = $1 },
         duration("Recording", "BeaconInterval", "10s", "at most one vehicle-beacon sample per interval") { $0.recording.beaconInterval = $1 },
         duration("Recording", "SensorInterval", "60s", "sensor readings are recorded on change or at this interval") { $0.recording.sensorInterval = $1 },
+        text("Recording", "Capture", "", "write a capture of everything heard (adverts, location lines, state changes) to files in this directory, for `waymark replay`; empty for none") {
+            $0.recording.capture = $1
+        },
+        bytes("Recording", "CaptureMaxBytes", "64M", "start a new capture file at this compressed size; the newest 8 are kept") { $0.recording.captureMaxBytes = $1 },
         integer("Upload", "BatchSize", "500", 1...100_000, "samples per upload request") { $0.upload.batchSize = $1 },
         bytes("Upload", "BatchBytes", "512K", "uncompressed bytes per upload request") { $0.upload.batchBytes = $1 },
         duration("Upload", "BatchAge", "30s", "send a partial batch once its oldest sample is this old") { $0.upload.batchAge = $1 },

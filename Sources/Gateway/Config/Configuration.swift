@@ -58,6 +58,9 @@ public struct Configuration: Sendable, Equatable {
         public var fixInterval: Duration = .zero
         public var beaconInterval: Duration = .zero
         public var sensorInterval: Duration = .zero
+        /// A directory for capture files; nil for no capture.
+        public var capture: String?
+        public var captureMaxBytes: Int64 = 0
     }
 
     public struct Upload: Sendable, Equatable {

@@ -1,0 +1,144 @@
+import Basics
+import BlueZ
+import Capture
+import Daemon
+import FoundationEssentials
+import Gateway
+internal import Glibc
+import Location
+import Logging
+import Session
+import Telemetry
+
+/// `waymark record` writes a capture; `waymark replay` drives the pipeline from one.
+enum CaptureCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "record", summary: "Capture every advert and location line heard to a file, for replay.", options: [
+            OptionSpec(name: "--out", valueName: "FILE", help: "the capture file to create (mode 0600; it must not exist)"),
+            OptionSpec(name: "--duration", valueName: "D", help: "stop after D (30s, 10min); default: until SIGINT"),
+        ], run: record),
+        CommandSpec(name: "replay", summary: "Replay a capture through trip detection and the queue, on a virtual clock.", arguments: "FILE", options: [
+            OptionSpec(name: "--fast", help: "as fast as possible (the default)"),
+            OptionSpec(name: "--speed", valueName: "N", help: "N times real time"),
+            OptionSpec(name: "--json", help: "print the outcome as one JSON object"),
+        ], run: replay),
+    ]
+
+    // MARK: replay
+
+    static func replay(_ invocation: Invocation) async -> ExitCode {
+        guard let path = invocation.arguments.first, invocation.arguments.count == 1 else {
+            Log.error("replay: give one capture FILE")
+            return .usage
+        }
+        var pace = Replay.Pace.fast
+        if let text = invocation.values["--speed"] {
+            guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 10_000 else {
+                Log.error("replay: --speed must be a number between 0 and 10000, got \(text.debugDescription)")
+                return .usage
+            }
+            pace = .speed(speed)
+        }
+        let reader: CaptureReader
+        do { reader = try CaptureReader(path: path) } catch {
+            Log.error("replay: \(error)")
+            return .dataError
+        }
+        // The drive's own settings, unless --config names others.
+        let configuration: Configuration
+        do {
+            configuration = invocation.configExplicit ? try Configuration.load(path: invocation.configPath, explicit: true)
+                : try Configuration.parse(reader.header.config, file: "\(path) (its header)")
+        } catch {
+            Log.error(error.description)
+            return .config
+        }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "replay") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
+        // A logged-in store would upload what replay queues: replay goes into a directory of its own.
+        if (try? SessionStore(database: store.database).load()) ?? nil != nil {
+            Log.error("replay: \(invocation.dataDirectory) holds a logged-in session, whose daemon would upload the replayed samples; give --data-dir a new directory")
+            return .usage
+        }
+        var pairings = (try? PairingStore(database: store.database).all()) ?? []
+        if pairings.isEmpty {
+            pairings = (try? JSONDecoder().decode([Pairing].self, from: Data(reader.header.pairings.utf8))) ?? []
+            if pairings.contains(where: { $0.identity.hasPrefix("bthome:") || $0.isIRK }) {
+                Log.notice("replay: pairings from the capture have no bindkeys or IRKs; pair them in \(invocation.dataDirectory) to decrypt and resolve")
+            }
+        }
+        let started = ContinuousClock.now
+        let outcome: ReplayOutcome
+        do {
+            outcome = try await Replay(store: store, configuration: configuration, pairings: pairings).run(reader, pace: pace)
+        } catch {
+            Log.error("replay: \(error)")
+            return .ioError
+        }
+        let took = started.duration(to: .now)
+        if case .cut(let records, let byte) = outcome.stop {
+            Log.warning("replay: \(path) is cut after record \(records) (byte \(byte)); replayed up to there")
+        } else if case .damaged(let records, let byte, let reason) = outcome.stop {
+            Log.warning("replay: \(path) is damaged after record \(records) (byte \(byte)): \(reason); replayed up to there")
+        }
+        if invocation.flag("--json") {
+            print(String(decoding: (try? JSONEncoder.snakeCase.encode(ReplaySummary(outcome, seconds: took.seconds))) ?? Data(), as: UTF8.self))
+        } else {
+            print(ReplaySummary(outcome, seconds: took.seconds).text)
+        }
+        return .ok
+    }
+
+    // MARK: record
+
+    static func record(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let out = invocation.values["--out"] else {
+            Log.error("record: give --out FILE")
+            return .usage
+        }
+        var duration: Duration?
+        if let text = invocation.values["--duration"] {
+            guard let value = ConfigValue.duration(text), value > .zero else {
+                Log.error("record: --duration must be a duration such as 30s or 10min, got \(text.debugDescription)")
+                return .usage
+            }
+            duration = value
+        }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "record") {
+        case .store(let opened): store = opened
+        case .absent: return .software
+        case .failed(let code): return code
+        }
+        guard let capture = CaptureTap.open(.file(out), configPath: invocation.configPath, store: store) else { return .cannotCreate }
+        let session: ScanSession
+        do { session = try await ScanSession.start(configuration) } catch {
+            Log.error("\(error)")
+            capture.close()
+            return .unavailable
+        }
+        let adapter = await session.scanner.adapterName ?? ""
+        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { line, gpsd in
+            capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
+        }
+        await reader.start()
+        capture.state(CaptureState.running, ["on": "true"])
+        if let reception = await session.scanner.reception { capture.state(CaptureState.scanMode, ["mode": reception.mode.rawValue]) }
+        var adverts = 0
+        for await sighting in session.sightings(for: duration) {
+            capture.advert(sighting, adapter: adapter)
+            adverts += 1
+        }
+        capture.state(CaptureState.running, ["on": "false"])
+        await reader.stop()
+        await session.stop()
+        capture.close()
+        Log.notice("record: \(adverts) adverts captured to \(out)")
+        return .ok
+    }
+}

@@ -1,0 +1,38 @@
+import Gateway
+import Recording
+import Storage
+import Telemetry
+import Upload
+
+/// Committing what the trip recorder decided: the daemon and replay share it.
+extension SampleStamper {
+    /// A trip that started or ended among recorded samples, with its wall-clock time.
+    struct TripChange {
+        var id: String
+        var action: TripDetector.Action
+        var at: Double
+    }
+
+    /// Stores the trips that start and end among `recorded`.
+    func recordTrips(_ recorded: [RecordedSample], in recordings: RecordingStore) -> [TripChange] {
+        recorded.compactMap { sample in
+            guard let action = sample.tripAction, let id = sample.tripID else { return nil }
+            let at = wall(sample.time)
+            switch action {
+            case .started: try? recordings.tripStarted(id, at: at)
+            case .ended(_, let reason): try? recordings.tripEnded(id, at: at, reason: reason.rawValue)
+            case .resumed: break
+            }
+            return TripChange(id: id, action: action, at: at)
+        }
+    }
+
+    /// Stamps `recorded` and appends them to the outbox in one transaction,
+    /// and their positions to their trips' tracks.
+    mutating func append(_ recorded: [RecordedSample], to outbox: Outbox, tracks recordings: RecordingStore) throws -> [Sample] {
+        let samples = recorded.map { sample($0) }
+        try outbox.append(samples)
+        try? recordings.addPoints(samples.compactMap(TripPoint.init))
+        return samples
+    }
+}
