@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "Gateway", "HTTP", "Location", "Session"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["DBus", "Peers"], swiftSettings: strict),
 
@@ -99,6 +99,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Upload", "Telemetry", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
