@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage"], resources: [.copy("Templates")], swiftSettings: strict),
         // Test-only support (a test clock, deadlines, the mocks only tests
         // need), with the peers re-exported. No shipped executable links it.
-        .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics"], path: "Tests/Support", swiftSettings: strict),
+        .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),
 
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),

@@ -45,7 +45,7 @@ public enum WaymarkCLI {
             print("\(invocation.configPath): ok")
             return .ok
         },
-    ] + SessionCommands.specs + RecordingCommands.specs + EventCommands.specs + Doctor.specs + ExportCommand.specs + BluetoothCommands.specs + LocationCommands.specs + QueueCommands.specs + RadioCommand.specs + MQTTCommand.specs + CaptureCommands.specs + [
+    ] + SessionCommands.specs + RecordingCommands.specs + EventCommands.specs + Doctor.specs + ExportCommand.specs + BluetoothCommands.specs + LocationCommands.specs + QueueCommands.specs + RadioCommand.specs + MQTTCommand.specs + CaptureCommands.specs + ReportCommand.specs + [
         CommandSpec(name: "version", summary: "Print the version.") { _ in
             print("waymark \(Waymark.version)")
             return .ok

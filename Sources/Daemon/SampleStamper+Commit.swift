@@ -31,8 +31,7 @@ extension SampleStamper {
     /// and their positions to their trips' tracks.
     mutating func append(_ recorded: [RecordedSample], to outbox: Outbox, tracks recordings: RecordingStore) throws -> [Sample] {
         let samples = recorded.map { sample($0) }
-        try outbox.append(samples)
-        try? recordings.addPoints(samples.compactMap(TripPoint.init))
+        if let seqs = try outbox.append(samples) { try? recordings.track(samples, seqs: seqs) }
         return samples
     }
 }

@@ -1,3 +1,4 @@
+public import Telemetry
 internal import FoundationEssentials
 
 /// Home Assistant's MQTT discovery: one retained config message per entity,

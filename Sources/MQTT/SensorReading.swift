@@ -1,3 +1,4 @@
+internal import Telemetry
 public import Advertisements
 internal import Basics
 
@@ -10,18 +11,7 @@ struct SensorReading: Encodable, Equatable {
 
     init(_ advert: Advertisement, time: Double) {
         self.time = CivilTime.iso8601(time)
-        switch advert {
-        case .ruuvi(let reading):
-            values[.temperature] = reading.temperatureCelsius
-            values[.humidity] = reading.humidityPercent
-            values[.pressure] = reading.pressurePascal.map { Double($0) / 100 }
-            values[.voltage] = reading.batteryVolts
-        case .btHome(let packet):
-            for measurement in Quantity.allCases { values[measurement] = packet.number(measurement.rawValue) }
-        default:
-            break
-        }
-        values = values.filter { $0.value.isFinite }
+        values = advert.quantities
     }
 
     /// What it has, in a fixed order.

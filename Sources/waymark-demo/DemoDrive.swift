@@ -17,6 +17,8 @@ final class DemoDrive: @unchecked Sendable {
     let waymark: String
     let log: String
     let output: String
+    /// The trip report's HTML file.
+    let report: String
     let mqtt: Bool
     let work: TemporaryDirectory
     /// Every process the demo started, stopped by PID on any exit.
@@ -25,10 +27,11 @@ final class DemoDrive: @unchecked Sendable {
     /// The private system bus, for every `waymark` command once it is up.
     private var environment: [String: String] = [:]
 
-    init(waymark: String, log: String, output: String, mqtt: Bool) throws {
+    init(waymark: String, log: String, output: String, report: String, mqtt: Bool) throws {
         self.waymark = waymark
         self.log = log
         self.output = output
+        self.report = report
         self.mqtt = mqtt
         work = try TemporaryDirectory("waymark-demo")
     }
@@ -94,6 +97,7 @@ final class DemoDrive: @unchecked Sendable {
         let trips = try JSONSerialization.jsonObject(with: Data(try waymark(["trips", "--json"], echo: false).utf8)) as? [[String: Any]]
         guard let trip = trips?.last, let id = trip["id"] as? String else { throw DemoError.failed("no trip was recorded") }
         try waymark(["export", "--trip", id, "--format", "geojson", "--out", output])
+        try waymark(["report", "--trip", id, "--out", report, "--force"])
         let uploaded = try backend.summary()
         Console.show("""
 
@@ -104,6 +108,7 @@ final class DemoDrive: @unchecked Sendable {
             uploaded  \(uploaded.stored) samples (\(uploaded.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))), \
             \(uploaded.duplicates) duplicates
             GeoJSON   \(output)
+            report    \(report)
             """)
         if let subscriber {
             try await Task.sleep(for: .seconds(1))

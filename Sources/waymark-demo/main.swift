@@ -5,7 +5,8 @@ import Peers
 // `make demo`: one recorded drive with no hardware. Every process it starts is
 // stopped before it exits, also on Ctrl-C.
 
-var options = ["--waymark": "", "--log": "Tests/LocationTests/gpsd/nl2008u.log", "--out": "waymark-demo-trip.geojson", "--mqtt": "off"]
+var options = ["--waymark": "", "--log": "Tests/LocationTests/gpsd/nl2008u.log", "--out": "waymark-demo-trip.geojson",
+               "--report": "waymark-demo-trip.html", "--mqtt": "off"]
 var arguments = CommandLine.arguments.dropFirst()
 do {
     while let flag = arguments.popFirst() {
@@ -20,7 +21,8 @@ do {
 
 let started = Date()
 let drive = try DemoDrive(waymark: options["--waymark"]!, log: options["--log"]!,
-                          output: URL(fileURLWithPath: options["--out"]!).standardizedFileURL.path, mqtt: options["--mqtt"] == "on")
+                          output: URL(fileURLWithPath: options["--out"]!).standardizedFileURL.path,
+                          report: URL(fileURLWithPath: options["--report"]!).standardizedFileURL.path, mqtt: options["--mqtt"] == "on")
 
 func finish(_ status: Int32) -> Never {
     let left = drive.cleanUp(keepLogs: status != 0)

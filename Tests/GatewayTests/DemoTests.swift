@@ -7,11 +7,11 @@ struct DemoTests {
     /// nl2008u.log: a u-blox 8 in a car in the Black Forest; nine valid fixes.
     static let log = Checkout.path("Tests/LocationTests/gpsd/nl2008u.log")
 
-    @Test func theDemoRecordsTheDriveUploadsItWritesTheTrackAndLeavesNothingRunning() throws {
+    @Test func theDemoRecordsTheDriveUploadsItWritesTheTrackAndAReportAndLeavesNothingRunning() throws {
         let work = try TemporaryDirectory("waymark-demo-test")
         defer { work.remove() }
         let started = Date()
-        let demo = try ChildProcess(try WaymarkBinary.named("waymark-demo"), ["--log", Self.log, "--out", work.file("trip.geojson")],
+        let demo = try ChildProcess(try WaymarkBinary.named("waymark-demo"), ["--log", Self.log, "--out", work.file("trip.geojson"), "--report", work.file("trip.html")],
                                     aptPackage: "(built by swift build)", logPath: work.file("demo.log"))
         let status = try demo.wait(timeout: 240)
         let elapsed = -started.timeIntervalSinceNow
@@ -39,5 +39,52 @@ struct DemoTests {
             #expect(kill(pid, 0) != 0 && kill(-pid, 0) != 0, "process \(pid) is still running")
         }
         #expect(output.contains("cleaned up: every process the demo started has exited"))
+        #expect(output.contains("report    \(work.file("trip.html"))"))
+        try Self.checkInBrowser(work.file("trip.html"), fixes: 9, beaconSamples: 2, in: work)
+    }
+
+    /// The report in headless Chromium: no console errors; a track path
+    /// with a point per fix and an RSSI timeline with a point per beacon
+    /// sample; and on the screenshot, the track's colour inside the box the
+    /// page says the track occupies. The screenshot is kept in
+    /// `.build/test-artifacts/`.
+    static func checkInBrowser(_ report: String, fixes: Int, beaconSamples: Int, in work: TemporaryDirectory) throws {
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains(" src="), "the report loads nothing from anywhere")
+        let page = try Chromium.load(report, directory: work)
+        #expect(page.console.isEmpty, "\(page.console)")
+        #expect(Self.points(of: "track-path", in: page.dom) == fixes, "\(page.dom.prefix(3000))")
+        #expect(Self.points(of: "rssi-path", in: page.dom) == beaconSamples)
+        let box = try #require(Self.attribute("data-track-box", in: page.dom)?.split(separator: ",").compactMap { Int($0) }, "the page's script ran")
+        try #require(box.count == 4 && box[2] > 100 && box[3] > 100, "\(box)")
+
+        let artifacts = Checkout.path(".build/test-artifacts")
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let png = artifacts + "/trip-report.png"
+        try? FileManager.default.removeItem(atPath: png)
+        try Chromium.screenshot(report, to: png, width: 1000, height: 1400, directory: work)
+        let image = try PNGImage(path: png)
+        var blue = 0
+        for y in box[1]..<min(box[1] + box[3], image.height) {
+            for x in box[0]..<min(box[0] + box[2], image.width) {
+                let (r, g, b) = image.rgb(x, y)
+                // The track's stroke, #1565c0.
+                if b > 150 && r < 80 && g < 140 { blue += 1 }
+            }
+        }
+        #expect(blue > 300, "\(blue) track-coloured pixels in the track's box on \(png)")
+    }
+
+    /// The number of points in the `points` attribute of the element with `id`.
+    static func points(of id: String, in dom: String) -> Int? {
+        guard let element = dom.range(of: "id=\"\(id)\"") else { return nil }
+        let tag = dom[dom[..<element.lowerBound].range(of: "<", options: .backwards)!.lowerBound...].prefix { $0 != ">" }
+        guard let value = Self.attribute("points", in: String(tag)) else { return nil }
+        return value.split(separator: " ").count
+    }
+
+    static func attribute(_ name: String, in text: String) -> String? {
+        guard let start = text.range(of: " \(name)=\"") else { return nil }
+        return String(text[start.upperBound...].prefix { $0 != "\"" })
     }
 }

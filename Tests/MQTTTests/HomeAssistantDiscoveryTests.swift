@@ -1,3 +1,4 @@
+import Telemetry
 import Foundation
 @testable import MQTT
 import Testing

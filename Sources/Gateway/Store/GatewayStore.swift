@@ -35,6 +35,7 @@ public struct GatewayStore: Sendable {
         Migration(7, SessionStore.changes[0]),
         Migration(8, Outbox.changes[0]),
         Migration(9, Outbox.changes[1]),
+        Migration(10, RecordingStore.readingSchema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -76,6 +77,15 @@ public struct GatewayStore: Sendable {
         guard let dead = try lastEvent("radioNeedsPowerCycle") else { return nil }
         if let back = try lastEvent("radioRecovered"), back.id > dead.id { return nil }
         return dead.time
+    }
+
+    /// The events between two wall-clock times, oldest first.
+    public func events(from: Double, to: Double) throws -> [StoredEvent] {
+        try database.read { connection in
+            try connection.rows("SELECT id, time, kind, detail FROM event WHERE time >= ? AND time <= ? ORDER BY time, id", [.real(from), .real(to)]) { row in
+                StoredEvent(id: row.integer(0), time: Date(timeIntervalSince1970: row.real(1)), kind: row.text(2) ?? "", detail: row.text(3) ?? "{}")
+            }
+        }
     }
 
     /// The newest event of `kind`, if any.

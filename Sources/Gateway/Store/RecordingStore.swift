@@ -1,6 +1,8 @@
+import Basics
 import FoundationEssentials
 package import Recording
 package import Storage
+package import Telemetry
 
 /// What recording keeps in the store: the intended state, the heartbeat
 /// (the last time telemetry was collected, so a restart can see how long the
@@ -31,6 +33,59 @@ package struct RecordingStore: Sendable {
         );
         CREATE INDEX trip_point_trip ON trip_point (trip_id, time);
         """
+
+    /// The trip report's timeline, and each trip's sample count and
+    /// sequence range (to tell queued, acknowledged and dead-lettered apart).
+    package static let readingSchema = """
+        CREATE TABLE trip_reading (
+            trip_id TEXT NOT NULL,
+            time REAL NOT NULL,
+            source TEXT NOT NULL,     -- 'beacon' or a sensor's pairing id
+            quantity TEXT NOT NULL,   -- 'rssi', 'temperature', …
+            value REAL NOT NULL
+        );
+        CREATE INDEX trip_reading_trip ON trip_reading (trip_id, time);
+        ALTER TABLE trip ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE trip ADD COLUMN first_seq INTEGER;
+        ALTER TABLE trip ADD COLUMN last_seq INTEGER;
+        ALTER TABLE trip_point ADD COLUMN time_source TEXT;
+        """
+
+    /// Samples just queued as `seqs`, in order: their positions and
+    /// readings join their trips' timelines, in one transaction.
+    package func track(_ samples: [Sample], seqs: ClosedRange<Int64>) throws {
+        var counts: [String: (count: Int, first: Int64, last: Int64)] = [:]
+        for (sample, seq) in zip(samples, seqs) {
+            guard let tripID = sample.tripID else { continue }
+            let known = counts[tripID] ?? (0, seq, seq)
+            counts[tripID] = (known.count + 1, known.first, seq)
+        }
+        guard !counts.isEmpty else { return }
+        try database.write { connection in
+            let point = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source) VALUES (?, ?, ?, ?, ?, ?)")
+            let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value) VALUES (?, ?, ?, ?, ?)")
+            for sample in samples {
+                if let p = TripPoint(sample) {
+                    try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue)])
+                }
+                for r in TripReading.readings(of: sample) {
+                    try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value)])
+                }
+            }
+            for (tripID, count) in counts {
+                try connection.run("UPDATE trip SET samples = samples + ?, first_seq = coalesce(first_seq, ?), last_seq = ? WHERE id = ?",
+                                   [.integer(Int64(count.count)), .integer(count.first), .integer(count.last), .text(tripID)])
+            }
+        }
+    }
+
+    package func readings(of tripID: String) throws -> [TripReading] {
+        try database.read { connection in
+            try connection.rows("SELECT trip_id, time, source, quantity, value FROM trip_reading WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
+                TripReading(tripID: row.text(0) ?? "", time: row.real(1), source: row.text(2) ?? "", quantity: row.text(3) ?? "", value: row.real(4))
+            }
+        }
+    }
 
     package func addPoints(_ points: [TripPoint]) throws {
         guard !points.isEmpty else { return }

@@ -1,0 +1,52 @@
+import Basics
+import FoundationEssentials
+import Gateway
+import Logging
+
+/// `waymark report --trip ID [--out FILE.html]`.
+enum ReportCommand {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "report", summary: "Write a trip's report: one HTML file that opens offline (track, beacon RSSI, sensors, events, uploads).", options: [
+            OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips); default: the latest"),
+            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output"),
+            OptionSpec(name: "--force", help: "replace FILE if it exists"),
+        ], run: report),
+    ]
+
+    static func report(_ invocation: Invocation) async -> ExitCode {
+        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        let store: GatewayStore
+        switch StoreAccess.open(invocation, for: "report", create: false) {
+        case .store(let opened): store = opened
+        case .absent:
+            Log.error("report: nothing is recorded yet")
+            return .dataError
+        case .failed(let code): return code
+        }
+        let report: TripReport
+        do {
+            guard let tripID = try invocation.values["--trip"] ?? RecordingStore(database: store.database).trips().last?.id,
+                  let gathered = try TripReport.gather(store, tripID: tripID, beaconLostTimeout: configuration.recording.beaconLostTimeout.seconds) else {
+                Log.error("report: no trip \(invocation.values["--trip"] ?? "recorded yet"); see waymark trips")
+                return .dataError
+            }
+            report = gathered
+        } catch {
+            Log.error("report: \(error)")
+            return .ioError
+        }
+        let html = TripReportPage(report: report, written: Date().timeIntervalSince1970).html
+        guard let path = invocation.values["--out"] else {
+            print(html, terminator: "")
+            return .ok
+        }
+        do {
+            try PrivateFile.write(Array(html.utf8), to: path, replace: invocation.flag("--force"))
+        } catch {
+            Log.error("report: \(error)")
+            return .cannotCreate
+        }
+        Log.notice("report: \(report.trip.id) written to \(path)")
+        return .ok
+    }
+}

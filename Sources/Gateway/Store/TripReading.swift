@@ -1,0 +1,34 @@
+import Advertisements
+package import Telemetry
+
+/// One value of a trip's timeline, kept for the trip report after the
+/// samples themselves have been uploaded: the vehicle beacon's RSSI, or a
+/// sensor's quantity.
+package struct TripReading: Sendable, Equatable {
+    package var tripID: String
+    package var time: Double
+    /// `beacon`, or the sensor's pairing id (`pairing-3`).
+    package var source: String
+    /// `rssi`, or a `Quantity`'s name.
+    package var quantity: String
+    package var value: Double
+
+    package init(tripID: String, time: Double, source: String, quantity: String, value: Double) {
+        (self.tripID, self.time, self.source, self.quantity, self.value) = (tripID, time, source, quantity, value)
+    }
+
+    /// A sample's values: a beacon's RSSI, a sensor's quantities.
+    package static func readings(of sample: Sample) -> [TripReading] {
+        guard let tripID = sample.tripID else { return [] }
+        switch sample.payload {
+        case .beacon(let rssi?):
+            return [TripReading(tripID: tripID, time: sample.time, source: "beacon", quantity: "rssi", value: Double(rssi))]
+        case .sensor(let id, let advert):
+            return advert.quantities.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                TripReading(tripID: tripID, time: sample.time, source: id, quantity: $0.key.rawValue, value: $0.value)
+            }
+        default:
+            return []
+        }
+    }
+}
