@@ -90,7 +90,7 @@ let package = Package(
         // Starts and stops real peers by PID (dbus-daemon, python-dbusmock's
         // BlueZ, glewlwyd, gpsd, the ingest server): for the demo, the bench
         // and the tests.
-        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage"], resources: [.copy("Templates")], swiftSettings: strict),
+        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage", "Capture", "BlueZ", "Basics"], resources: [.copy("Templates")], swiftSettings: strict),
         // Test-only support (a test clock, deadlines, the mocks only tests
         // need), with the peers re-exported. No shipped executable links it.
         .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),
@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Daemon", "CLI", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
             swiftSettings: strict
         ),
     ],

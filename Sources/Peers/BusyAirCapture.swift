@@ -1,0 +1,72 @@
+public import Capture
+import Basics
+import BlueZ
+import Foundation
+
+/// A synthesised capture of a drive in busy air, for replay's tests and
+/// bench: the car's iBeacon twice a second while it is in range, other
+/// advertisers (phones, tags) each several times a second all the time, and
+/// gpsd reporting a fix every second along a straight road.
+public struct BusyAirCapture: Sendable {
+    public static let vehicle = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0"
+    static let ibeacon: [UInt8] = [
+        0x02, 0x15, 0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0,
+        0x00, 0x64, 0x00, 0x00, 0xC5,
+    ]
+
+    /// How long the capture runs, in seconds.
+    public var seconds: Int
+    /// When the beacon is in range, in seconds from the start.
+    public var beaconInRange: [Range<Int>]
+    public var noiseDevices = 30
+    /// Adverts per second from each noise device.
+    public var noiseRate = 5
+    public var config = "[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n"
+
+    public init(seconds: Int, beaconInRange: [Range<Int>]) {
+        (self.seconds, self.beaconInRange) = (seconds, beaconInRange)
+    }
+
+    /// Writes the capture to `path` (which must not exist) with the real
+    /// writer, and returns the number of records.
+    @discardableResult
+    public func write(to path: String) throws -> Int {
+        let (wall0, boot0) = (1_796_000_000.0, 1000.0)
+        let pairings = #"[{"has_bindkey":false,"id":1,"identity":"\#(Self.vehicle)","label":"car","role":"vehicle"}]"#
+        let writer = try CaptureWriter(.file(path), at: .init(wall: wall0, boot: boot0, bootID: "busy-air", synchronized: true)) { wall in
+            CaptureHeader(waymarkVersion: "synthetic", started: wall, bootID: "busy-air", config: config, pairings: pairings)
+        }
+        var count = 0
+        func add(_ t: Double, _ body: CaptureRecord.Body) {
+            writer.append(CaptureRecord(boot: boot0 + t, wall: wall0 + t, synchronized: true, body: body))
+            count += 1
+        }
+        add(0, .state(CaptureState.running, ["on": "true"]))
+        add(0, .state(CaptureState.scanMode, ["mode": "active"]))
+        let perSecond = 2 + noiseDevices * noiseRate
+        for second in 0..<seconds {
+            let inRange = beaconInRange.contains { $0.contains(second) }
+            for slot in 0..<perSecond {
+                let t = Double(second) + Double(slot) / Double(perSecond)
+                if slot % (perSecond / 2) == 0 {
+                    if inRange {
+                        add(t, .advert(adapter: "hci0", Sighting(address: "C0:FF:EE:00:00:01", addressType: "public", rssi: -55 - (second + slot) % 9,
+                                                                 manufacturerData: [0x004C: Self.ibeacon], uptimeNanoseconds: UInt64(t * 1e9))))
+                    }
+                    continue
+                }
+                let device = slot % noiseDevices
+                let data: [UInt8] = [0x10, 0x05, UInt8(device), UInt8(second & 0xff), UInt8(slot & 0xff), 0x1c]
+                add(t, .advert(adapter: "hci0", Sighting(address: String(format: "5A:%02X:00:11:22:33", device), addressType: "random",
+                                                         rssi: -70 - device % 25, manufacturerData: [0x004C: data], uptimeNanoseconds: UInt64(t * 1e9))))
+            }
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wall0 + Double(second)))
+            let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(time)","lat":\#(48.2 + Double(second) * 1e-4),"lon":8.41,"speed":11.1}"#
+            add(Double(second) + 0.05, .location(LocationLine(speaks: .gpsd, bytes: Array(line.utf8))))
+            if second > 0, second % 300 == 0 { add(Double(second), .state(CaptureState.health, ["seconds": "300"])) }
+        }
+        add(Double(seconds), .state(CaptureState.running, ["on": "false"]))
+        writer.close(at: .init(wall: wall0 + Double(seconds), boot: boot0 + Double(seconds), bootID: "busy-air", synchronized: true))
+        return count
+    }
+}

@@ -1,0 +1,94 @@
+import Capture
+import Foundation
+import PeerHarness
+import Testing
+import Upload
+
+/// `waymark replay` of synthesised busy-air captures: deterministic, open
+/// to other settings, and honest about cut and newer files.
+struct ReplayTests {
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var json: [String: Any]
+
+        var trips: [[String: Any]] { json["trips"] as? [[String: Any]] ?? [] }
+        var samples: [String: Int] { json["samples"] as? [String: Int] ?? [:] }
+        var records: Int { json["records"] as? Int ?? 0 }
+    }
+
+    static func replay(_ capture: String, into directory: String, _ extra: [String] = []) throws -> Outcome {
+        let process = try ChildProcess(try WaymarkBinary.path, ["--data-dir", directory] + extra + ["replay", capture, "--json"], aptPackage: "(built by swift build)",
+                                       logPath: directory + ".log")
+        let status = try process.wait(timeout: 120)
+        let output = process.output
+        let line = output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
+        return Outcome(status: status, output: output, json: (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:])
+    }
+
+    static func starts(_ outcome: Outcome) -> [String] { outcome.trips.map { "\($0["start"] ?? "-")–\($0["end"] ?? "open")" } }
+
+    @Test func theSameCaptureAlwaysReplaysToTheSameTripsAndSamples() throws {
+        let work = try TemporaryDirectory("waymark-replay")
+        defer { work.remove() }
+        var drive = BusyAirCapture(seconds: 150, beaconInRange: [10..<90])
+        drive.noiseDevices = 10
+        try drive.write(to: work.file("drive.wmcap"))
+        let first = try Self.replay(work.file("drive.wmcap"), into: work.file("first"))
+        let second = try Self.replay(work.file("drive.wmcap"), into: work.file("second"))
+        #expect(first.status == 0 && second.status == 0, "\(first.output)")
+        #expect(first.json["complete"] as? Bool == true)
+        #expect(first.trips.count == 1 && first.trips.first?["end_reason"] as? String == "beaconLost", "\(first.output)")
+        #expect(Self.starts(first) == Self.starts(second))
+        #expect(first.samples == second.samples && first.records == second.records)
+        // Ten seconds between beacon samples over the 80 s in range; a fix a second from the trip's start to its end.
+        let samples = first.samples
+        #expect((8...9).contains(samples["beacon"] ?? 0) && (80...120).contains(samples["fix"] ?? 0), "\(samples)")
+        #expect(samples["event"] == 2, "the trip's start and end")
+    }
+
+    @Test func anotherBeaconLostTimeoutChangesWhatTheSameDriveRecords() throws {
+        let work = try TemporaryDirectory("waymark-replay")
+        defer { work.remove() }
+        // The beacon is out of range for 20 s in the middle of the drive.
+        var drive = BusyAirCapture(seconds: 160, beaconInRange: [10..<60, 80..<120])
+        drive.noiseDevices = 5
+        try drive.write(to: work.file("drive.wmcap"))
+        let asDriven = try Self.replay(work.file("drive.wmcap"), into: work.file("as-driven"))
+        #expect(asDriven.trips.count == 1, "30 s BeaconLostTimeout bridges the 20 s hole: \(asDriven.output)")
+        try "[Recording]\nBeaconLostTimeout = 10s\nReopenWindow = 5s\n".write(toFile: work.file("short.conf"), atomically: true, encoding: .utf8)
+        let short = try Self.replay(work.file("drive.wmcap"), into: work.file("short"), ["--config", work.file("short.conf")])
+        #expect(short.status == 0, "\(short.output)")
+        #expect(short.trips.count == 2, "10 s does not: \(short.output)")
+    }
+
+    @Test func aCaptureCutAtAnyByteReplaysUpToTheCutAndSaysWhere() throws {
+        let work = try TemporaryDirectory("waymark-replay")
+        defer { work.remove() }
+        var drive = BusyAirCapture(seconds: 60, beaconInRange: [5..<50])
+        drive.noiseDevices = 5
+        try drive.write(to: work.file("drive.wmcap"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: work.file("drive.wmcap")))
+        let whole = try Self.replay(work.file("drive.wmcap"), into: work.file("whole"))
+        var random = SystemRandomNumberGenerator()
+        let cut = Int.random(in: bytes.count / 4..<bytes.count - 16, using: &random)
+        try bytes.prefix(cut).write(to: URL(fileURLWithPath: work.file("cut.wmcap")))
+        let partial = try Self.replay(work.file("cut.wmcap"), into: work.file("partial"))
+        #expect(partial.status == 0, "\(partial.output)")
+        #expect(partial.output.contains("is cut after record \(partial.records)"), "cut at byte \(cut) of \(bytes.count): \(partial.output)")
+        #expect(partial.json["complete"] as? Bool == false && (partial.json["stopped_at"] as? String)?.contains("cut after record") == true)
+        #expect(partial.records > 0 && partial.records < whole.records, "cut at byte \(cut): \(partial.records) of \(whole.records) records")
+    }
+
+    @Test func aCaptureFromANewerWaymarkIsRefusedWithAClearMessage() throws {
+        let work = try TemporaryDirectory("waymark-replay")
+        defer { work.remove() }
+        let header = CaptureHeader(waymarkVersion: "9.0.0", started: 0, bootID: "b", config: "", pairings: "[]")
+        try Data(Gzip.compress(CaptureCodec.stream(header: header, records: [], format: CaptureHeader.currentFormat + 1)))
+            .write(to: URL(fileURLWithPath: work.file("newer.wmcap")))
+        let refused = try Self.replay(work.file("newer.wmcap"), into: work.file("data"))
+        #expect(refused.status == 65, "\(refused.output)")
+        #expect(refused.output.contains("capture format \(CaptureHeader.currentFormat + 1) is newer than this waymark reads"), "\(refused.output)")
+        #expect(refused.output.split(separator: "\n").count == 1, "one line")
+    }
+}
