@@ -13,6 +13,7 @@ func bench() async throws -> BenchReport {
     try await UploadBench(quick: quick).run(into: &report)
     try await MQTTBench(quick: quick).run(into: &report)
     try PipelineBench(quick: quick).run(into: &report)
+    try ReplayBench(quick: quick).run(into: &report)
     try await LaunchBench(quick: quick).run(into: &report)
     report.add("rss", ResourceUsage.residentMegabytes, unit: "MiB", note: "peak resident set of the bench process")
     return report
@@ -53,6 +54,7 @@ do {
         "--mqtt-only": { var report = BenchReport(); try await MQTTBench(quick: quick).run(into: &report); return report },
         "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
         "--burst-only": { var report = BenchReport(); try await ScanBench(quick: quick).burst(into: &report); return report },
+        "--replay-only": { var report = BenchReport(); try ReplayBench(quick: quick).run(into: &report); return report },
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
     ]
     if let section = arguments.lazy.compactMap({ sections[$0] }).first {
