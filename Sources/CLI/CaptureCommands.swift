@@ -21,6 +21,7 @@ enum CaptureCommands {
             OptionSpec(name: "--fast", help: "as fast as possible (the default)"),
             OptionSpec(name: "--speed", valueName: "N", help: "N times real time"),
             OptionSpec(name: "--json", help: "print the outcome as one JSON object"),
+            OptionSpec(name: "--upload", help: "allow a store with a logged-in session: its daemon will upload what replay queues"),
         ], run: replay),
     ]
 
@@ -60,8 +61,8 @@ enum CaptureCommands {
         case .failed(let code): return code
         }
         // A logged-in store would upload what replay queues: replay goes into a directory of its own.
-        if (try? SessionStore(database: store.database).load()) ?? nil != nil {
-            Log.error("replay: \(invocation.dataDirectory) holds a logged-in session, whose daemon would upload the replayed samples; give --data-dir a new directory")
+        if !invocation.flag("--upload"), (try? SessionStore(database: store.database).load()) ?? nil != nil {
+            Log.error("replay: \(invocation.dataDirectory) holds a logged-in session, whose daemon would upload the replayed samples; give --data-dir a new directory, or --upload")
             return .usage
         }
         var pairings = (try? PairingStore(database: store.database).all()) ?? []

@@ -1,3 +1,5 @@
+import BlueZ
+import Capture
 import Foundation
 import PeerHarness
 import Testing
@@ -55,6 +57,44 @@ struct CaptureReplayTests {
         let replayed = try #require(outcome["samples"] as? [String: Int])
         for (kind, count) in replayed { #expect(count == live[kind] ?? 0, "\(kind): live \(live[kind] ?? 0), replayed \(count)") }
         #expect((live["beacon"] ?? 0) >= 2 && (live["fix"] ?? 0) >= 3, "\(live)")
+    }
+
+    /// `waymark record` for a field test without the daemon: the paired
+    /// beacon's adverts and gpsd's lines go into a 0600 file whose header has
+    /// the pairings, and the file replays to the trip they make.
+    @Test func waymarkRecordCapturesWhatItHearsForReplay() async throws {
+        let car = try await RecordingRig(pairVehicle: true)
+        defer { car.stop() }
+        let rig = car.session
+        let beacon = try await car.keepBeaconInSight()
+        defer { beacon.cancel() }
+        let out = rig.work.file("field.wmcap")
+        let record = try rig.run(["record", "--out", out, "--duration", "4s"], environment: car.bluez.bus.environment)
+        #expect(record.status == 0, "\(record.output)")
+        #expect(record.output.contains("adverts captured to \(out)"), "\(record.output)")
+        let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let reader = try CaptureReader(path: out)
+        #expect(reader.header.pairings.contains("ibeacon:") && !reader.header.pairings.contains("\"bindkey\""), "\(reader.header.pairings)")
+        #expect(reader.header.config.contains("[Location]"))
+        #expect(!reader.header.config.contains("ClientSecretFile"), "secret file names are left out: \(reader.header.config)")
+        var (adverts, lines) = (0, 0)
+        while let next = reader.next() {
+            switch next.body {
+            case .advert(_, let sighting) where sighting.address == RecordingRig.beacon: adverts += 1
+            case .location: lines += 1
+            default: break
+            }
+        }
+        #expect(reader.stop == .complete)
+        #expect(adverts >= 5 && lines >= 3, "\(adverts) beacon adverts, \(lines) location lines")
+
+        let replay = try rig.run(["--data-dir", rig.work.file("replayed"), "replay", out, "--json"])
+        #expect(replay.status == 0, "\(replay.output)")
+        let outcome = try JSONSerialization.jsonObject(with: Data(replay.output.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any]
+        let trips = outcome?["trips"] as? [[String: Any]] ?? []
+        #expect(trips.count == 1 && trips.first?["end"] == nil, "an open trip: \(replay.output)")
     }
 
     static func time(_ value: Any?) -> Double? {

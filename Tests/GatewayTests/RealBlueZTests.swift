@@ -69,8 +69,10 @@ struct RealBlueZTests {
         for (name, adapter, shortened) in [("busy-active", "hci2", true), ("busy-mgmt", "hci3", true), ("busy-passive", "hci6", true),
                                            ("scan-active", "hci4", false), ("scan-mgmt", "hci5", false), ("scan-passive", "hci7", false)] {
             let mode = name.hasSuffix("active") ? "ScanMode = active\n" : ""
+            // The active gateway also captures the session, for the replay round trip.
+            let capture = name == "busy-active" ? "Capture = /var/lib/waymark-active/capture\n" : ""
             try (config + "\n[Bluetooth]\nAdapter = \(adapter)\n\(mode)\n[Location]\nSource = nmea:///run/waymark-gps\n"
-                + (shortened ? "\n[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n" : ""))
+                + (shortened ? "\n[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n\(capture)" : ""))
                 .write(toFile: job.file(name + ".conf"), atomically: true, encoding: .utf8)
         }
         // The phone with private addresses: its own controller, and the gateway and scan on another.
@@ -141,6 +143,7 @@ struct RealBlueZTests {
 
         let results = VMJob(folder: job)
         for mode in ["active", "mgmt", "passive"] { try checkBusyAir(results, mode: mode) }
+        try checkReplay(results)
         try checkPrivateAddresses(results)
         try checkFailover(results)
         try checkStuckRadio(results)
@@ -258,6 +261,32 @@ struct RealBlueZTests {
 
         let ended = job.number("busy-\(mode)-ended-after")
         #expect(ended.map { $0 <= 30 + 5 + 5 } == true, "\(mode): the trip ended \(ended.map { "\($0) s" } ?? "never") after the beacon stopped")
+    }
+
+    /// The active gateway's capture, replayed on the host: the same trips,
+    /// each starting and ending within a second of the live run's, and the
+    /// same number of samples of every kind.
+    func checkReplay(_ job: VMJob) throws {
+        let directory = job.folder.file("busy-active-capture")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".wmcap") }
+        try #require(files.count == 1, "one capture file: \(files)\n\(job.text("busy-active.log").suffix(1500))")
+        let replay = try ReplayTests.replay(directory + "/" + files[0], into: job.folder.file("replayed"))
+        #expect(replay.status == 0 && replay.json["complete"] as? Bool == true, "\(replay.output)")
+        let live = try #require(job.trips("busy-active-trips.json", since: "busy-started"), "\(job.text("busy-active-trips.json"))").since
+        #expect(replay.trips.count == live.count && live.count == 1, "live \(live), replayed \(replay.trips)")
+        for (live, replayed) in zip(live, replay.trips) {
+            for key in ["start", "end"] {
+                let (a, b) = (CaptureReplayTests.time(live[key]), CaptureReplayTests.time(replayed[key]))
+                #expect(a != nil && b != nil && abs(a! - b!) <= 1, "\(key): live \(live[key] ?? "-"), replayed \(replayed[key] ?? "-")")
+            }
+        }
+        var kinds: [String: Int] = [:]
+        for line in job.text("busy-active-kinds").split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let count = Int(parts[1]) { kinds[String(parts[0])] = count }
+        }
+        #expect((kinds["beacon"] ?? 0) >= 12, "live samples: \(job.text("busy-active-kinds"))")
+        for (kind, count) in replay.samples { #expect(count == kinds[kind] ?? 0, "\(kind): live \(kinds[kind] ?? 0), replayed \(count)") }
     }
 
     /// The Debian kernel (linux-image-amd64) whose modules are installed.

@@ -46,6 +46,9 @@ for mode in $modes; do
     mkdir -p /var/lib/waymark-$mode && cp -a /var/lib/busy-template/. /var/lib/waymark-$mode/
     chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
 done
+# The active gateway captures what it hears; the host replays it and
+# compares with what this run recorded after the template's last sample.
+sqlite3 -readonly /var/lib/busy-template/waymark.db "SELECT coalesce(max(seq), 0) FROM outbox" > /job/busy-template-seq 2>&1
 now > /job/busy-started
 step "busy air: a gateway in each mode for $IN_RANGE s in range"
 # setpriv execs the gateway, so these PIDs are the gateways' own.
@@ -99,3 +102,7 @@ for mode in $modes; do
     sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
         > /job/busy-$mode-beacon-samples 2>&1
 done
+sqlite3 -readonly -separator ' ' /var/lib/waymark-active/waymark.db \
+    "SELECT kind, count(*) FROM outbox WHERE seq > $(cat /job/busy-template-seq) GROUP BY kind" > /job/busy-active-kinds 2>&1
+as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active trips --json > /job/busy-active-trips.json 2>&1
+cp -r /var/lib/waymark-active/capture /job/busy-active-capture
