@@ -22,7 +22,7 @@ struct TripReportPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Waymark trip \(Self.escape(trip.id))</title>
+            <title>Waymark trip \(trip.id.markupEscaped)</title>
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 16px; color: #222; background: #fff; }
             h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 6px; }
@@ -33,8 +33,8 @@ struct TripReportPage {
             #lost-timeout { fill: #ffe082; opacity: .6; } .requirement { stroke: #c62828; stroke-dasharray: 4 3; }
             .axis { fill: #666; font-size: 11px; } table { border-collapse: collapse; } td, th { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left; }
             </style></head><body>
-            <h1>Trip \(Self.escape(trip.id))</h1>
-            <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open") · \(duration) · \(Self.distance(trip.distanceMeters))\(trip.endReason.map { " · ended: " + Self.escape($0) } ?? "")</p>
+            <h1>Trip \(trip.id.markupEscaped)</h1>
+            <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open") · \(duration) · \(Self.distance(trip.distanceMeters))\(trip.endReason.map { " · ended: " + $0.markupEscaped } ?? "")</p>
             <h2>Track</h2>
             \(track)
             <h2>Vehicle beacon RSSI</h2>
@@ -128,7 +128,7 @@ struct TripReportPage {
                 let (x0, x1) = (x(max(gapFrom, from)), x(min(gapTo, to)))
                 marks += #"<rect class="gap" x="\#(Self.number(x0))" y="0" width="\#(Self.number(max(1, x1 - x0)))" height="\#(Int(height))"><title>telemetry gap \#(Self.clock(gapFrom)) to \#(Self.clock(gapTo))</title></rect>"#
             } else if event.kind.hasPrefix("requirements"), case let time = event.time.timeIntervalSince1970, time >= from, time <= to {
-                marks += #"<line class="requirement" x1="\#(Self.number(x(time)))" x2="\#(Self.number(x(time)))" y1="0" y2="\#(Int(height))"><title>\#(Self.escape(event.kind)) \#(Self.escape(detail["missing"] ?? ""))</title></line>"#
+                marks += #"<line class="requirement" x1="\#(Self.number(x(time)))" x2="\#(Self.number(x(time)))" y1="0" y2="\#(Int(height))"><title>\#(event.kind.markupEscaped) \#((detail["missing"] ?? "").markupEscaped)</title></line>"#
             }
         }
         let path = beacon.map { "\(Self.number(x($0.time))),\(Self.number(y($0.value)))" }.joined(separator: " ")
@@ -156,7 +156,7 @@ struct TripReportPage {
             let path = readings.map { "\(Self.number(x($0.time))),\(Self.number(y($0.value)))" }.joined(separator: " ")
             let label = report.sensorLabels[source].map { "\($0) (\(source))" } ?? source
             html += """
-                <figure><figcaption>\(Self.escape(label)): \(Self.escape(quantity)), \(Self.number(low)) to \(Self.number(high))</figcaption>
+                <figure><figcaption>\(label.markupEscaped): \(quantity.markupEscaped), \(Self.number(low)) to \(Self.number(high))</figcaption>
                 <svg class="sensor" width="\(Int(Self.width))" height="\(Int(height))"><polyline class="sensor-path" data-points="\(readings.count)" points="\(path)"/></svg></figure>
                 """
         }
@@ -168,15 +168,15 @@ struct TripReportPage {
     var events: String {
         guard !report.events.isEmpty else { return "<p>No events.</p>" }
         let rows = report.events.map { event in
-            "<tr><td>\(Self.clock(event.time.timeIntervalSince1970))</td><td>\(Self.escape(event.kind))</td><td>"
-                + Self.escape(Self.detail(event.detail).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) + "</td></tr>"
+            "<tr><td>\(Self.clock(event.time.timeIntervalSince1970))</td><td>\(event.kind.markupEscaped)</td><td>"
+                + (Self.detail(event.detail).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")).markupEscaped + "</td></tr>"
         }
         return #"<table id="events"><tr><th>time</th><th>event</th><th>detail</th></tr>"# + rows.joined() + "</table>"
     }
 
     var samples: String {
         let uploads = report.uploads
-        let quality = report.timeSources.sorted { $0.key < $1.key }.map { "\(Self.escape($0.key)) \($0.value)" }.joined(separator: ", ")
+        let quality = report.timeSources.sorted { $0.key < $1.key }.map { "\($0.key.markupEscaped) \($0.value)" }.joined(separator: ", ")
         return """
             <table id="uploads"><tr><th>recorded</th><th>queued</th><th>acknowledged</th><th>dead letter</th><th>dropped</th></tr>
             <tr><td>\(uploads.recorded)</td><td>\(uploads.queued)</td><td>\(uploads.acknowledged)</td><td>\(uploads.deadLettered)</td><td>\(uploads.dropped)</td></tr></table>
@@ -185,21 +185,6 @@ struct TripReportPage {
     }
 
     // MARK: text
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }

@@ -1,3 +1,5 @@
+internal import Basics
+
 /// Introspection XML for an exported object.
 enum DBusIntrospection {
     static func xml(for object: DBusObject) -> String {
@@ -25,7 +27,7 @@ enum DBusIntrospection {
             }
             for property in interface.properties {
                 let access = property.set == nil ? "read" : "readwrite"
-                xml += "    <property name=\"\(property.name)\" type=\"\(escape(property.signature))\" access=\"\(access)\"/>\n"
+                xml += "    <property name=\"\(property.name)\" type=\"\(property.signature.markupEscaped)\" access=\"\(access)\"/>\n"
             }
             for signal in interface.signals {
                 xml += "    <signal name=\"\(signal.name)\">" + args(signal.signature, direction: nil) + "</signal>\n"
@@ -38,21 +40,7 @@ enum DBusIntrospection {
     private static func args(_ signature: String, direction: String?) -> String {
         DBusSignature.split(signature).map { type in
             let dir = direction.map { " direction=\"\($0)\"" } ?? ""
-            return "<arg type=\"\(escape(type))\"\(dir)/>"
+            return "<arg type=\"\(type.markupEscaped)\"\(dir)/>"
         }.joined()
-    }
-
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -19,12 +19,8 @@ struct CaptureReplayTests {
         let directory = rig.work.file("capture")
         let conf = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
         try conf.replacingOccurrences(of: "CAPTURE", with: directory).write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startAndDrive(seconds: 3)
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
-        let beacon = try await car.keepBeaconInSight()
-        try await Task.sleep(for: .seconds(3))
-        beacon.cancel()
         try await RecordingRig.waitFor("ended", in: daemon)
         try await withDeadline(.seconds(20), "the queue to drain") {
             while try JSONSerialization.jsonObject(with: Data(rig.run(["queue", "--json"]).output.utf8)) as? [String: Any] == nil

@@ -16,13 +16,8 @@ struct RecordingEndToEndTests {
             config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\n", pairVehicle: true)
         defer { car.stop() }
         let (rig, bluez) = (car.session, car.bluez)
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startAndDrive(seconds: 3)
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
-
-        let beacon = try await car.keepBeaconInSight()
-        try await Task.sleep(for: .seconds(3))
-        beacon.cancel()
         #expect(daemon.output.contains("started"), "\(daemon.output.suffix(2000))")
         let properties = try await bluez.connection.call(
             destination: "io.waymark.Gateway1", path: "/io/waymark/Gateway", interface: "org.freedesktop.DBus.Properties",

@@ -58,6 +58,17 @@ final class RecordingRig: @unchecked Sendable {
         }
     }
 
+    /// Starts the daemon, waits until it records, then keeps the paired
+    /// beacon in sight for `seconds` and lets it go quiet.
+    func startAndDrive(seconds: Double) async throws -> ChildProcess {
+        let daemon = try await startDaemon()
+        try await Self.waitFor("recording: running", in: daemon)
+        let beacon = try await keepBeaconInSight()
+        try await Task.sleep(for: .seconds(seconds))
+        beacon.cancel()
+        return daemon
+    }
+
     /// Waits until `text` appears in the daemon's log after `offset` characters.
     static func waitFor(_ text: String, in daemon: ChildProcess, after offset: Int = 0) async throws {
         try await withDeadline(.seconds(30), text) {

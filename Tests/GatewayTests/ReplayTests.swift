@@ -26,16 +26,22 @@ struct ReplayTests {
         return Outcome(status: status, output: output, json: (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:])
     }
 
+    /// A busy-air capture with `noise` other advertisers, written to `drive.wmcap` in `work`.
+    static func drive(_ seconds: Int, beaconInRange: [Range<Int>], noise: Int, in work: TemporaryDirectory) throws -> String {
+        var drive = BusyAirCapture(seconds: seconds, beaconInRange: beaconInRange)
+        drive.noiseDevices = noise
+        try drive.write(to: work.file("drive.wmcap"))
+        return work.file("drive.wmcap")
+    }
+
     static func starts(_ outcome: Outcome) -> [String] { outcome.trips.map { "\($0["start"] ?? "-")–\($0["end"] ?? "open")" } }
 
     @Test func theSameCaptureAlwaysReplaysToTheSameTripsAndSamples() throws {
         let work = try TemporaryDirectory("waymark-replay")
         defer { work.remove() }
-        var drive = BusyAirCapture(seconds: 150, beaconInRange: [10..<90])
-        drive.noiseDevices = 10
-        try drive.write(to: work.file("drive.wmcap"))
-        let first = try Self.replay(work.file("drive.wmcap"), into: work.file("first"))
-        let second = try Self.replay(work.file("drive.wmcap"), into: work.file("second"))
+        let capture = try Self.drive(150, beaconInRange: [10..<90], noise: 10, in: work)
+        let first = try Self.replay(capture, into: work.file("first"))
+        let second = try Self.replay(capture, into: work.file("second"))
         #expect(first.status == 0 && second.status == 0, "\(first.output)")
         #expect(first.json["complete"] as? Bool == true)
         #expect(first.trips.count == 1 && first.trips.first?["end_reason"] as? String == "beaconLost", "\(first.output)")
@@ -58,13 +64,11 @@ struct ReplayTests {
         let work = try TemporaryDirectory("waymark-replay")
         defer { work.remove() }
         // The beacon is out of range for 20 s in the middle of the drive.
-        var drive = BusyAirCapture(seconds: 160, beaconInRange: [10..<60, 80..<120])
-        drive.noiseDevices = 5
-        try drive.write(to: work.file("drive.wmcap"))
-        let asDriven = try Self.replay(work.file("drive.wmcap"), into: work.file("as-driven"))
+        let capture = try Self.drive(160, beaconInRange: [10..<60, 80..<120], noise: 5, in: work)
+        let asDriven = try Self.replay(capture, into: work.file("as-driven"))
         #expect(asDriven.trips.count == 1, "30 s BeaconLostTimeout bridges the 20 s hole: \(asDriven.output)")
         try "[Recording]\nBeaconLostTimeout = 10s\nReopenWindow = 5s\n".write(toFile: work.file("short.conf"), atomically: true, encoding: .utf8)
-        let short = try Self.replay(work.file("drive.wmcap"), into: work.file("short"), ["--config", work.file("short.conf")])
+        let short = try Self.replay(capture, into: work.file("short"), ["--config", work.file("short.conf")])
         #expect(short.status == 0, "\(short.output)")
         #expect(short.trips.count == 2, "10 s does not: \(short.output)")
     }
@@ -72,11 +76,9 @@ struct ReplayTests {
     @Test func aCaptureCutAtAnyByteReplaysUpToTheCutAndSaysWhere() throws {
         let work = try TemporaryDirectory("waymark-replay")
         defer { work.remove() }
-        var drive = BusyAirCapture(seconds: 60, beaconInRange: [5..<50])
-        drive.noiseDevices = 5
-        try drive.write(to: work.file("drive.wmcap"))
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: work.file("drive.wmcap")))
-        let whole = try Self.replay(work.file("drive.wmcap"), into: work.file("whole"))
+        let capture = try Self.drive(60, beaconInRange: [5..<50], noise: 5, in: work)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: capture))
+        let whole = try Self.replay(capture, into: work.file("whole"))
         var random = SystemRandomNumberGenerator()
         let cut = Int.random(in: bytes.count / 4..<bytes.count - 16, using: &random)
         try bytes.prefix(cut).write(to: URL(fileURLWithPath: work.file("cut.wmcap")))
