@@ -149,7 +149,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         switch event {
         case .connected:
             retry?.cancel()
-            (connected, connecting, inFlight, announced, retry, stateSent) = (true, false, [], [], nil, nil)
+            // `inFlight` stays: libmosquitto is sending those batches again now.
+            (connected, connecting, announced, retry, stateSent) = (true, false, [], nil, nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
@@ -168,7 +169,12 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             report(error)
             scheduleRetry(reconnect: true)
         case .disconnected(let error):
-            (connected, connecting, inFlight) = (false, false, [])
+            // What is in flight stays in flight: the session is not clean, so
+            // libmosquitto sends it again (same message ids, DUP set) once the
+            // connection is back, and its PUBACKs land here. Publishing it
+            // again from the cursor as well would put every such batch on
+            // the broker twice, the second copy after the first's PUBACK.
+            (connected, connecting) = (false, false)
             commitCursor()
             if let error { report(error) }
             sink.yield(.disconnected)

@@ -63,14 +63,24 @@ public final class Mosquitto: @unchecked Sendable {
     /// Stops the broker (it saves its store on SIGTERM) and starts it again.
     public func restart() throws {
         process.stop()
+        try startAgain()
+    }
+
+    /// Starts the broker again after `stop`, from its saved store, on the same port.
+    public func startAgain() throws {
         process = try Self.start(config: config, port: port, log: directory.file("mosquitto-\(port)-\(UInt32.random(in: 0...UInt32.max)).log"))
     }
 
     /// A `mosquitto_sub` client that prints every message on `topics` as
     /// `topic payload` lines to its log, with a persistent session (QoS 1,
     /// id `id`) so it gets what was published while the broker was down.
-    public func subscriber(_ topics: [String], id: String = "waymark-test-subscriber") throws -> ChildProcess {
-        try ChildProcess("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-q", "1", "-c", "-i", id, "-v"]
+    ///
+    /// With `persistent` false, a clean session at QoS 0 instead: the broker
+    /// forwards it each message once as it arrives and never again, so what
+    /// it prints is what publishers sent while it was connected.
+    public func subscriber(_ topics: [String], id: String = "waymark-test-subscriber", persistent: Bool = true) throws -> ChildProcess {
+        try ChildProcess("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-i", id, "-v"]
+                         + (persistent ? ["-q", "1", "-c"] : ["-q", "0"])
                          + topics.flatMap { ["-t", $0] },
                          aptPackage: "mosquitto-clients", logPath: directory.file("sub-\(id)-\(UInt32.random(in: 0...UInt32.max)).log"))
     }

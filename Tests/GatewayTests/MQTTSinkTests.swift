@@ -135,7 +135,12 @@ struct MQTTSinkTests {
         }
     }
 
-    @Test func aBrokerRestartMidTripLosesNoSample() async throws {
+    /// Restarting the broker mid-trip loses no sample, and no batch the
+    /// broker acknowledged is published again: a clean QoS 0 watcher, which
+    /// the broker sends each message once as it arrives, sees after the
+    /// restart only batches beyond the cursor committed when the connection
+    /// dropped, each once.
+    @Test func aBrokerRestartMidTripLosesNoSampleAndRepublishesNoAcknowledgedBatch() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
         let broker = try Mosquitto(directory: work)
@@ -152,7 +157,12 @@ struct MQTTSinkTests {
         // The subscriber goes with the broker; its persistent session brings
         // what came while it was away.
         subscriber.stop()
-        try broker.restart()
+        broker.stop()
+        try await Task.sleep(for: .milliseconds(500))
+        let cursor = try Self.cursor(car.session)
+        try broker.startAgain()
+        let watcher = try broker.subscriber(["waymark/+/samples"], id: "waymark-test-watcher", persistent: false)
+        defer { watcher.stop() }
         try await Task.sleep(for: .milliseconds(1500))
         let again = try broker.subscriber(["waymark/+/samples"])
         defer { again.stop() }
@@ -166,6 +176,22 @@ struct MQTTSinkTests {
         let last = try Self.lastSeq(car.session)
         let seen = Self.publishedSeqs(Self.messages(subscriber) + Self.messages(again))
         #expect(last > 0 && seen.isSuperset(of: 1...last), "missing: \(Set(1...max(last, 1)).subtracting(seen).sorted()); \(daemon.output.suffix(3000))")
+
+        let batches = Self.messages(watcher).compactMap { message -> ClosedRange<Int>? in
+            guard let batch = Self.object(message.payload), let first = batch["first_seq"] as? Int, let last = batch["last_seq"] as? Int else { return nil }
+            return first...last
+        }
+        #expect(cursor > 0 && !batches.isEmpty, "cursor \(cursor), \(batches.count) batches after the restart")
+        #expect(batches.allSatisfy { $0.lowerBound > cursor }, "acknowledged through \(cursor) before the restart, published again: \(batches.filter { $0.lowerBound <= cursor })")
+        #expect(Set(batches.map(\.lowerBound)).count == batches.count, "each batch once after the restart: \(batches)\n\(daemon.output.suffix(3000))")
+    }
+
+    /// The MQTT sink's committed cursor: the last sequence number the broker acknowledged.
+    static func cursor(_ rig: SessionCommandTests.Rig) throws -> Int {
+        let query = try ChildProcess("sqlite3", ["-readonly", rig.work.file("data/waymark.db"), "SELECT seq FROM sink_cursor WHERE sink = 'mqtt'"],
+                                     aptPackage: "sqlite3", logPath: rig.work.file("sqlite3-cursor.log"))
+        _ = try query.wait(timeout: 10)
+        return Int(query.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     @Test func aWrongPasswordIsOneClearLineAndTheSamplesStayQueued() async throws {

@@ -247,5 +247,11 @@ extension RecordingEndToEndTests {
         #expect(temperature == 25.06, "\(objects)")
         daemon.kill(SIGTERM)
         #expect(try daemon.wait(timeout: 5) == 0)
+
+        // The trip report charts the decrypted reading under the sensor's label.
+        let trip = try #require(samples.first?["trip_id"] as? String)
+        #expect(try rig.run(["report", "--trip", trip, "--out", rig.work.file("trip.html")]).status == 0)
+        let html = try String(contentsOfFile: rig.work.file("trip.html"), encoding: .utf8)
+        #expect(html.contains("(pairing-") && html.contains(": temperature, 25.1 to 25.1</figcaption>"), "\(html)")
     }
 }
