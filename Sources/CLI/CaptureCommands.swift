@@ -32,6 +32,11 @@ enum CaptureCommands {
             Log.error("replay: give one capture FILE")
             return .usage
         }
+        // Replayed trips and samples go into a store of their own, never the gateway's.
+        guard invocation.dataDirectory != Invocation.defaultDataDirectory else {
+            Log.error("replay: give --data-dir DIR, a directory for the replayed store (not the gateway's own \(Invocation.defaultDataDirectory))")
+            return .usage
+        }
         var pace = Replay.Pace.fast
         if let text = invocation.values["--speed"] {
             guard let speed = Double(text), speed.isFinite, speed > 0, speed <= 10_000 else {

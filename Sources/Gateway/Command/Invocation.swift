@@ -4,12 +4,15 @@ package struct Invocation: Sendable {
     package var configPath = Configuration.defaultPath
     /// Whether `--config` named the file (a missing one is then an error).
     package var configExplicit = false
-    package var dataDirectory = "/var/lib/waymark"
+    package var dataDirectory = Invocation.defaultDataDirectory
     package var command: String?
     package var values: [String: String] = [:]
     package var flags: Set<String> = []
     package var arguments: [String] = []
     package var wantsHelp = false
+
+    /// Where the daemon's store lives unless `--data-dir` says otherwise.
+    package static let defaultDataDirectory = "/var/lib/waymark"
 
     package func flag(_ name: String) -> Bool { flags.contains(name) }
 
