@@ -99,5 +99,10 @@ struct ReplayTests {
         #expect(refused.status == 65, "\(refused.output)")
         #expect(refused.output.contains("capture format \(CaptureHeader.currentFormat + 1) is newer than this waymark reads"), "\(refused.output)")
         #expect(refused.output.split(separator: "\n").count == 1, "one line")
+
+        // Without --data-dir, replay would write into the gateway's own store: refused.
+        let bare = try ChildProcess(try WaymarkBinary.path, ["replay", work.file("newer.wmcap")], aptPackage: "(built by swift build)",
+                                    logPath: work.file("bare.log"))
+        #expect(try bare.wait(timeout: 30) == 64 && bare.output.contains("give --data-dir DIR"), "\(bare.output)")
     }
 }
