@@ -1,3 +1,4 @@
+import Basics
 import Gateway
 import Recording
 import Storage
@@ -11,6 +12,16 @@ extension SampleStamper {
         var id: String
         var action: TripDetector.Action
         var at: Double
+
+        /// The event the store records for a start or an end; nil for a resumption.
+        var event: (kind: String, detail: [String: String])? {
+            let detail = ["trip_id": id, "at": CivilTime.iso8601(at)]
+            switch action {
+            case .started: return ("tripStarted", detail)
+            case .ended: return ("tripEnded", detail)
+            case .resumed: return nil
+            }
+        }
     }
 
     /// Stores the trips that start and end among `recorded`.
@@ -27,11 +38,12 @@ extension SampleStamper {
         }
     }
 
-    /// Stamps `recorded` and appends them to the outbox in one transaction,
-    /// and their positions to their trips' tracks.
+    /// Stamps `recorded` and appends them to the outbox, with their
+    /// positions and readings to their trips' timelines, in one transaction.
+    /// A timeline that cannot be written costs the report, never the samples.
     mutating func append(_ recorded: [RecordedSample], to outbox: Outbox, tracks recordings: RecordingStore) throws -> [Sample] {
         let samples = recorded.map { sample($0) }
-        if let seqs = try outbox.append(samples) { try? recordings.track(samples, seqs: seqs) }
+        try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
         return samples
     }
 }

@@ -62,8 +62,11 @@ public struct Outbox: Sendable {
     }
 
     /// Commits `samples` in one transaction and returns their sequence numbers.
+    /// `alongside` runs inside the same transaction once the rows are in,
+    /// with their sequence numbers: what belongs with them costs no second
+    /// commit (and no second fsync).
     @discardableResult
-    public func append(_ samples: [Sample]) throws -> ClosedRange<Int64>? {
+    public func append(_ samples: [Sample], alongside: ((Connection, ClosedRange<Int64>) -> Void)? = nil) throws -> ClosedRange<Int64>? {
         guard !samples.isEmpty else { return nil }
         return try database.write { connection in
             let insert = try connection.prepare("""
@@ -77,7 +80,9 @@ public struct Outbox: Sendable {
                                 sample.boot.map { .text($0.id) } ?? .null, sample.boot.map { .real($0.time) } ?? .null])
                 if index == 0 { first = connection.lastInsertRowID }
             }
-            return first...connection.lastInsertRowID
+            let seqs = first...connection.lastInsertRowID
+            alongside?(connection, seqs)
+            return seqs
         }
     }
 

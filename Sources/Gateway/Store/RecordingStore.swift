@@ -52,8 +52,25 @@ package struct RecordingStore: Sendable {
         """
 
     /// Samples just queued as `seqs`, in order: their positions and
-    /// readings join their trips' timelines, in one transaction.
-    package func track(_ samples: [Sample], seqs: ClosedRange<Int64>) throws {
+    /// readings join their trips' timelines, on `connection`, inside the
+    /// transaction that queued them. In a savepoint of its own: timelines
+    /// that cannot be written are undone alone, and the samples stay.
+    package func track(_ samples: [Sample], seqs: ClosedRange<Int64>, on connection: Connection) {
+        do {
+            try connection.run("SAVEPOINT track")
+            do {
+                try addTimelines(samples, seqs: seqs, on: connection)
+                try connection.run("RELEASE track")
+            } catch {
+                try connection.run("ROLLBACK TO track")
+                try connection.run("RELEASE track")
+            }
+        } catch {
+            // The savepoint itself failed: nothing of the timelines was written.
+        }
+    }
+
+    private func addTimelines(_ samples: [Sample], seqs: ClosedRange<Int64>, on connection: Connection) throws {
         var counts: [String: (count: Int, first: Int64, last: Int64)] = [:]
         for (sample, seq) in zip(samples, seqs) {
             guard let tripID = sample.tripID else { continue }
@@ -61,21 +78,19 @@ package struct RecordingStore: Sendable {
             counts[tripID] = (known.count + 1, known.first, seq)
         }
         guard !counts.isEmpty else { return }
-        try database.write { connection in
-            let point = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source) VALUES (?, ?, ?, ?, ?, ?)")
-            let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value) VALUES (?, ?, ?, ?, ?)")
-            for sample in samples {
-                if let p = TripPoint(sample) {
-                    try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue)])
-                }
-                for r in TripReading.readings(of: sample) {
-                    try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value)])
-                }
+        let point = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source) VALUES (?, ?, ?, ?, ?, ?)")
+        let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value) VALUES (?, ?, ?, ?, ?)")
+        for sample in samples {
+            if let p = TripPoint(sample) {
+                try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue)])
             }
-            for (tripID, count) in counts {
-                try connection.run("UPDATE trip SET samples = samples + ?, first_seq = coalesce(first_seq, ?), last_seq = ? WHERE id = ?",
-                                   [.integer(Int64(count.count)), .integer(count.first), .integer(count.last), .text(tripID)])
+            for r in TripReading.readings(of: sample) {
+                try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value)])
             }
+        }
+        for (tripID, count) in counts {
+            try connection.run("UPDATE trip SET samples = samples + ?, first_seq = coalesce(first_seq, ?), last_seq = ? WHERE id = ?",
+                               [.integer(Int64(count.count)), .integer(count.first), .integer(count.last), .text(tripID)])
         }
     }
 
