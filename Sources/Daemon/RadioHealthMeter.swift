@@ -75,6 +75,8 @@ final class RadioHealthMeter: Sendable {
     /// The report for the `seconds` since the last one; with `reset`, it
     /// starts the next (without, it is the interval so far).
     func report(seconds: Double, pairings: [Pairing], reset: Bool = true) -> RadioHealth {
+        // A replayed capture says how long the interval was: a day at most, never NaN.
+        let seconds = seconds.isFinite ? min(max(seconds, 0), 86_400) : 0
         let taken = state.withLock { state in
             var taken = state
             taken.settle()

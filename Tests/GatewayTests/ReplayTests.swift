@@ -89,6 +89,27 @@ struct ReplayTests {
         #expect(partial.records > 0 && partial.records < whole.records, "cut at byte \(cut): \(partial.records) of \(whole.records) records")
     }
 
+    /// Numbers a capture carries from outside: a health interval of NaN,
+    /// infinity, 1e300 or below zero, and clocks at 1e300 or going
+    /// backwards. The replay goes through them all and reports each health
+    /// interval clamped.
+    @Test func hostileNumbersInACaptureNeitherCrashNorStopTheReplay() throws {
+        let work = try TemporaryDirectory("waymark-replay")
+        defer { work.remove() }
+        let header = CaptureHeader(waymarkVersion: "0.1.0", started: 0, bootID: "b", config: "", pairings: "[]")
+        var records = [CaptureRecord(boot: 10, wall: 1_796_000_000, synchronized: true, body: .state(CaptureState.running, ["on": "true"]))]
+        for (index, seconds) in ["nan", "inf", "-inf", "1e300", "-5", "300", "not a number"].enumerated() {
+            records.append(CaptureRecord(boot: 11 + Double(index), wall: 1_796_000_001 + Double(index), synchronized: true,
+                                         body: .state(CaptureState.health, ["seconds": seconds])))
+        }
+        records.append(CaptureRecord(boot: 1e300, wall: 1e300, synchronized: false, body: .state(CaptureState.event, ["event": "radioRecovered"])))
+        records.append(CaptureRecord(boot: 5, wall: -1e300, synchronized: false, body: .state(CaptureState.running, ["on": "false"])))
+        try Data(Gzip.compress(CaptureCodec.stream(header: header, records: records))).write(to: URL(fileURLWithPath: work.file("hostile.wmcap")))
+        let replay = try Self.replay(work.file("hostile.wmcap"), into: work.file("data"))
+        #expect(replay.status == 0 && replay.json["complete"] as? Bool == true, "\(replay.output)")
+        #expect(replay.records == records.count && replay.samples["radio_health"] == 7 && replay.samples["event"] == 1, "\(replay.output)")
+    }
+
     @Test func aCaptureFromANewerWaymarkIsRefusedWithAClearMessage() throws {
         let work = try TemporaryDirectory("waymark-replay")
         defer { work.remove() }
