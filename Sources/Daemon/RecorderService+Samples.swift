@@ -71,16 +71,13 @@ extension RecorderService {
         var ended = false
         for change in stamper.recordTrips(recorded, in: recordings) {
             switch change.action {
-            case .started:
-                Log.notice("recording: trip \(change.id) started")
-                announce("tripStarted", ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], upload: false)
-            case .resumed:
-                Log.notice("recording: trip \(change.id) resumed")
+            case .started: Log.notice("recording: trip \(change.id) started")
+            case .resumed: Log.notice("recording: trip \(change.id) resumed")
             case .ended:
                 Log.notice("recording: trip \(change.id) ended")
-                announce("tripEnded", ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], upload: false)
                 ended = true
             }
+            if let event = change.event { announce(event.kind, event.detail, upload: false) }
         }
         let samples: [Sample]
         do {

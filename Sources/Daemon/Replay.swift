@@ -26,6 +26,8 @@ package struct Replay {
     }
 
     let store: GatewayStore
+    let recordings: RecordingStore
+    let outbox: Outbox
     let configuration: Configuration
     let paired: PairedDevices
     let pairings: [Pairing]
@@ -34,6 +36,8 @@ package struct Replay {
     /// otherwise from the capture's header, which has no keys.
     package init(store: GatewayStore, configuration: Configuration, pairings: [Pairing]) {
         (self.store, self.configuration, self.pairings) = (store, configuration, pairings)
+        recordings = RecordingStore(database: store.database)
+        outbox = Outbox(database: store.database)
         paired = PairedDevices(pairings)
     }
 
@@ -41,8 +45,6 @@ package struct Replay {
     /// by the last record's time fire.
     package func run(_ reader: CaptureReader, pace: Pace = .fast) async throws -> ReplayOutcome {
         let clock = ReplayClock(bootID: reader.header.bootID)
-        let recordings = RecordingStore(database: store.database)
-        let outbox = Outbox(database: store.database)
         var state = ReplayState(stamper: SampleStamper(clock: clock, outbox: outbox),
                                 trips: TripRecorder(trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions),
                                 location: ReplayedLocation(settle: configuration.location.readerOptions.epochSettle.seconds))
@@ -52,13 +54,13 @@ package struct Replay {
             if case .speed(let speed) = pace, let last, record.boot > last.boot {
                 try await Task.sleep(for: .seconds(min(60, (record.boot - last.boot) / max(speed, 0.001))))
             }
-            try due(until: record, &state, clock, recordings, outbox)
+            try due(until: record, &state, clock)
             clock.set(boot: record.boot, wall: record.wall, synchronized: record.synchronized)
-            try replay(record, &state, recordings, outbox)
+            try replay(record, &state)
             first = first ?? record
             last = record
         }
-        if let last { try due(until: last, &state, clock, recordings, outbox) }
+        if let last { try due(until: last, &state, clock) }
         return ReplayOutcome(records: reader.records, stop: reader.stop ?? .complete, from: first?.wall, to: last?.wall,
                              samples: state.counts, trips: try recordings.trips().filter { state.tripIDs.contains($0.id) })
     }
@@ -66,8 +68,7 @@ package struct Replay {
     /// Fires the deadlines that fall before `record`: the trip detector's
     /// (a millisecond after it, as the daemon's timer wakes), and the
     /// location reader's epoch settling.
-    private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock,
-                     _ recordings: RecordingStore, _ outbox: Outbox) throws {
+    private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock) throws {
         var fired = -Double.infinity
         while true {
             let tick = state.trips.nextDeadline.map { $0 + 0.001 }
@@ -76,16 +77,16 @@ package struct Replay {
             fired = deadline
             clock.set(boot: deadline, wall: record.wall - (record.boot - deadline), synchronized: record.synchronized)
             if settle == deadline, let fix = state.location.finish() {
-                try observe(fix, at: deadline, &state, recordings, outbox)
+                try observe(fix, at: deadline, &state)
             }
             if tick == deadline {
                 state.trips.wallOffset = state.stamper.wall(0)
-                try commit(state.trips.tick(at: deadline), &state, recordings, outbox)
+                try commit(state.trips.tick(at: deadline), &state)
             }
         }
     }
 
-    private func replay(_ record: CaptureRecord, _ state: inout ReplayState, _ recordings: RecordingStore, _ outbox: Outbox) throws {
+    private func replay(_ record: CaptureRecord, _ state: inout ReplayState) throws {
         switch record.body {
         case .advert(let adapter, let sighting):
             guard state.running, !state.sleeping else { return }
@@ -94,9 +95,9 @@ package struct Replay {
             guard let (pairing, observation) = paired.match(sighting, at: { record.boot }) else { return }
             state.meter.seen(pairing.identity, rssi: sighting.rssi)
             state.trips.wallOffset = state.stamper.wall(0)
-            try commit(state.trips.observe(observation), &state, recordings, outbox)
+            try commit(state.trips.observe(observation), &state)
         case .location(let line):
-            for fix in state.location.add(line, at: record.boot) { try observe(fix, at: record.boot, &state, recordings, outbox) }
+            for fix in state.location.add(line, at: record.boot) { try observe(fix, at: record.boot, &state) }
         case .state(let kind, var detail):
             switch kind {
             case CaptureState.running: state.running = detail["on"] == "true"
@@ -106,11 +107,11 @@ package struct Replay {
             case CaptureState.event:
                 let event = detail.removeValue(forKey: "event") ?? "event"
                 try? store.record(event, detail: detail, at: Date(timeIntervalSince1970: record.wall))
-                try append(RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .event(event, detail)), &state, outbox, recordings)
+                try append([RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .event(event, detail))], &state)
             case CaptureState.health:
                 let seconds = detail["seconds"].flatMap(Double.init) ?? 0
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
-                try append(RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .radioHealth(report)), &state, outbox, recordings)
+                try append([RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .radioHealth(report))], &state)
             default:
                 break
             }
@@ -118,31 +119,23 @@ package struct Replay {
     }
 
     /// A fix, as the daemon's recorder takes it: only with a 2D fix or better, while running.
-    private func observe(_ fix: Fix, at boot: Double, _ state: inout ReplayState, _ recordings: RecordingStore, _ outbox: Outbox) throws {
+    private func observe(_ fix: Fix, at boot: Double, _ state: inout ReplayState) throws {
         guard fix.mode >= 2, state.running, !state.sleeping else { return }
         if let time = fix.time { state.stamper.gnss(time: time, atBoot: boot) }
         state.trips.wallOffset = state.stamper.wall(0)
-        try commit(state.trips.observe(.fix(fix, at: boot)), &state, recordings, outbox)
+        try commit(state.trips.observe(.fix(fix, at: boot)), &state)
     }
 
-    private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState, _ recordings: RecordingStore, _ outbox: Outbox) throws {
+    private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
         guard !recorded.isEmpty else { return }
         for change in state.stamper.recordTrips(recorded, in: recordings) {
             state.tripIDs.insert(change.id)
-            switch change.action {
-            case .started: try? store.record("tripStarted", detail: ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], at: Date(timeIntervalSince1970: change.at))
-            case .ended: try? store.record("tripEnded", detail: ["trip_id": change.id, "at": CivilTime.iso8601(change.at)], at: Date(timeIntervalSince1970: change.at))
-            case .resumed: break
-            }
+            if let event = change.event { try? store.record(event.kind, detail: event.detail, at: Date(timeIntervalSince1970: change.at)) }
         }
-        try append(recorded, &state, outbox, recordings)
+        try append(recorded, &state)
     }
 
-    private func append(_ recorded: RecordedSample, _ state: inout ReplayState, _ outbox: Outbox, _ recordings: RecordingStore) throws {
-        try append([recorded], &state, outbox, recordings)
-    }
-
-    private func append(_ recorded: [RecordedSample], _ state: inout ReplayState, _ outbox: Outbox, _ recordings: RecordingStore) throws {
+    private func append(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
         for sample in try state.stamper.append(recorded, to: outbox, tracks: recordings) { state.counts[sample.kind, default: 0] += 1 }
     }
 }
