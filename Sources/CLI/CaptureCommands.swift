@@ -72,7 +72,11 @@ enum CaptureCommands {
         }
         var pairings = (try? PairingStore(database: store.database).all()) ?? []
         if pairings.isEmpty {
-            pairings = (try? JSONDecoder().decode([Pairing].self, from: Data(reader.header.pairings.utf8))) ?? []
+            do {
+                pairings = try JSONDecoder().decode([Pairing].self, from: Data(reader.header.pairings.utf8))
+            } catch {
+                Log.warning("replay: the capture's header has no readable pairings (\(error)); nothing will be matched unless \(invocation.dataDirectory) has pairings")
+            }
             if pairings.contains(where: { $0.identity.hasPrefix("bthome:") || $0.isIRK }) {
                 Log.notice("replay: pairings from the capture have no bindkeys or IRKs; pair them in \(invocation.dataDirectory) to decrypt and resolve")
             }

@@ -58,10 +58,20 @@ struct MQTTSinkTests {
 
     /// The highest sequence number the store ever gave a sample.
     static func lastSeq(_ rig: SessionCommandTests.Rig) throws -> Int {
-        let query = try ChildProcess("sqlite3", ["-readonly", rig.work.file("data/waymark.db"), "SELECT seq FROM sqlite_sequence WHERE name = 'outbox'"],
-                                     aptPackage: "sqlite3", logPath: rig.work.file("sqlite3.log"))
-        _ = try query.wait(timeout: 10)
-        return Int(query.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        try storeNumber(rig, "SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
+    }
+
+    /// The MQTT sink's committed cursor: the last sequence number the broker acknowledged.
+    static func cursor(_ rig: SessionCommandTests.Rig) throws -> Int {
+        try storeNumber(rig, "SELECT seq FROM sink_cursor WHERE sink = 'mqtt'")
+    }
+
+    /// One number from the store, read by the sqlite3 CLI while the daemon runs; 0 when there is none.
+    static func storeNumber(_ rig: SessionCommandTests.Rig, _ query: String) throws -> Int {
+        let process = try ChildProcess("sqlite3", ["-readonly", rig.work.file("data/waymark.db"), query],
+                                       aptPackage: "sqlite3", logPath: rig.work.file("sqlite3-\(UInt32.random(in: 0...UInt32.max)).log"))
+        _ = try process.wait(timeout: 10)
+        return Int(process.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     @Test func aTripReachesTheBrokerWithDiscoveryAvailabilityAndTheSensorsReadingThenTheWillSaysOffline() async throws {
@@ -184,14 +194,6 @@ struct MQTTSinkTests {
         #expect(cursor > 0 && !batches.isEmpty, "cursor \(cursor), \(batches.count) batches after the restart")
         #expect(batches.allSatisfy { $0.lowerBound > cursor }, "acknowledged through \(cursor) before the restart, published again: \(batches.filter { $0.lowerBound <= cursor })")
         #expect(Set(batches.map(\.lowerBound)).count == batches.count, "each batch once after the restart: \(batches)\n\(daemon.output.suffix(3000))")
-    }
-
-    /// The MQTT sink's committed cursor: the last sequence number the broker acknowledged.
-    static func cursor(_ rig: SessionCommandTests.Rig) throws -> Int {
-        let query = try ChildProcess("sqlite3", ["-readonly", rig.work.file("data/waymark.db"), "SELECT seq FROM sink_cursor WHERE sink = 'mqtt'"],
-                                     aptPackage: "sqlite3", logPath: rig.work.file("sqlite3-cursor.log"))
-        _ = try query.wait(timeout: 10)
-        return Int(query.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     @Test func aWrongPasswordIsOneClearLineAndTheSamplesStayQueued() async throws {

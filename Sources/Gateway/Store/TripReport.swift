@@ -1,5 +1,5 @@
 import Basics
-package import FoundationEssentials
+import FoundationEssentials
 import Storage
 
 /// Everything the trip report shows, read from the store in one go.
