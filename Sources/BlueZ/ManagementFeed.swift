@@ -10,14 +10,19 @@ final class ManagementFeed: Sendable {
     private let table: DeviceTable
     private let tick: @Sendable () -> UInt64
     private let deliver: @Sendable (Sighting) -> Void
-    /// The adapter followed: its controller index and object path.
-    private let adapter = Mutex<(index: UInt16, path: String)?>(nil)
+    /// The adapter followed, and the names made for its devices.
+    private let followed = Mutex(Followed())
     private let malformedCount = Mutex(0)
-    /// Address text and object path per address, made once: every advert
-    /// would otherwise build both strings again. Filled on the channel's
-    /// queue; emptied when the adapter changes (from the scanner's actor,
-    /// hence the lock) or when it grows large.
-    private let names = Mutex<[UInt64: (address: String, path: String)]>([:])
+
+    private struct Followed {
+        /// The controller index and object path; nil drops everything.
+        var adapter: (index: UInt16, path: String)?
+        /// Address text and object path per address, made once: every
+        /// advert would otherwise build both strings again. Emptied when the
+        /// adapter changes or when it grows large.
+        var names: [UInt64: (address: String, path: String)] = [:]
+    }
+
     private static let queue = DispatchQueue(label: "waymark.bluetooth.management")
 
     init(socket: ManagementSocket, table: DeviceTable, tick: @escaping @Sendable () -> UInt64, deliver: @escaping @Sendable (Sighting) -> Void) {
@@ -29,12 +34,9 @@ final class ManagementFeed: Sendable {
 
     /// Starts reading; `failed` is called once if the channel stops working.
     func start(failed: @escaping @Sendable (Int32) -> Void) {
-        socket.start(queue: Self.queue, onEvent: { [self] index, event in
-            switch event {
-            case .deviceFound(let found), .monitorDeviceFound(_, let found): handle(found, index: index)
-            case .commandReply, .other: break
-            }
-        }, onMalformed: { [self] _ in
+        socket.start(queue: Self.queue, onAdvert: { [self] advert in
+            handle(advert)
+        }, onEvent: { _, _ in }, onMalformed: { [self] _ in
             malformedCount.withLock { $0 += 1 }
         }, onFailure: failed)
     }
@@ -47,24 +49,22 @@ final class ManagementFeed: Sendable {
     /// Follows the adapter at `path` (`/org/bluez/hci1` is index 1); nil drops everything.
     func follow(adapterPath path: String?) {
         let index = path.flatMap { $0.split(separator: "/").last }.flatMap { $0.hasPrefix("hci") ? UInt16($0.dropFirst(3)) : nil }
-        adapter.withLock { $0 = index.map { ($0, path!) } }
-        names.withLock { $0.removeAll() }
+        followed.withLock { $0 = Followed(adapter: index.map { ($0, path!) }) }
     }
 
-    private func handle(_ found: DeviceFound, index: UInt16) {
-        guard let adapter = adapter.withLock({ $0 }), adapter.index == index else { return }
-        let (address, path) = names.withLock { names in
-            if let known = names[found.address] { return known }
-            if names.count >= 4096 { names.removeAll(keepingCapacity: true) }
+    private func handle(_ found: FoundAdvert) {
+        let names = followed.withLock { followed -> (address: String, path: String)? in
+            guard let adapter = followed.adapter, adapter.index == found.controller else { return nil }
+            if let known = followed.names[found.address] { return known }
+            if followed.names.count >= 4096 { followed.names.removeAll(keepingCapacity: true) }
             let made = (found.addressText, adapter.path + "/" + found.objectPathComponent)
-            names[found.address] = made
+            followed.names[found.address] = made
             return made
         }
-        let now = tick()
-        guard let paired = table.seen(path, at: now) else { return }
+        guard let names, let paired = table.seen(names.path, at: tick()) else { return }
         let data = AdvertisingData(found.data)
         deliver(Sighting(
-            address: address, addressType: found.addressTypeText, rssi: found.rssi == 127 ? nil : Int(found.rssi),
+            address: names.address, addressType: found.addressTypeText, rssi: found.rssi == 127 ? nil : Int(found.rssi),
             txPower: data.txPower, name: data.name, manufacturerData: data.manufacturerData, serviceData: data.serviceData,
             paired: paired, uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds))
     }

@@ -13,33 +13,36 @@ public struct AdvertisingData: Sendable, Equatable {
     public var truncated = false
 
     public init(_ bytes: [UInt8]) {
+        self = bytes.withUnsafeBytes { AdvertisingData($0) }
+    }
+
+    /// Parses the structures where they lie (the management channel's
+    /// receive buffer); only what is kept is copied.
+    public init(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
             let length = Int(bytes[offset])
             guard length > 0 else { break }
             guard offset + 1 + length <= bytes.count else { truncated = true; break }
-            let type = bytes[offset + 1]
-            let body = bytes[(offset + 2)..<(offset + 1 + length)]
-            apply(type: type, body)
+            apply(type: bytes[offset + 1], UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 1 + length)]))
             offset += 1 + length
         }
     }
 
-    private mutating func apply(type: UInt8, _ body: ArraySlice<UInt8>) {
+    private mutating func apply(type: UInt8, _ body: UnsafeRawBufferPointer) {
         switch type {
         case 0x08 where name == nil, 0x09:
             name = String(decoding: body, as: UTF8.self)
         case 0x0A where body.count == 1:
-            txPower = Int(Int8(bitPattern: body[body.startIndex]))
+            txPower = Int(Int8(bitPattern: body[0]))
         case 0xFF where body.count >= 2:
-            let id = UInt16(body[body.startIndex]) | UInt16(body[body.startIndex + 1]) << 8
-            manufacturerData[id] = Array(body.dropFirst(2))
+            manufacturerData[UInt16(body[0]) | UInt16(body[1]) << 8] = Array(UnsafeRawBufferPointer(rebasing: body[2...]))
         case 0x16 where body.count >= 2:
-            serviceData[Self.uuid(body.prefix(2))] = Array(body.dropFirst(2))
+            serviceData[Self.uuid(UnsafeRawBufferPointer(rebasing: body[..<2]))] = Array(UnsafeRawBufferPointer(rebasing: body[2...]))
         case 0x20 where body.count >= 4:
-            serviceData[Self.uuid(body.prefix(4))] = Array(body.dropFirst(4))
+            serviceData[Self.uuid(UnsafeRawBufferPointer(rebasing: body[..<4]))] = Array(UnsafeRawBufferPointer(rebasing: body[4...]))
         case 0x21 where body.count >= 16:
-            serviceData[Self.uuid(body.prefix(16))] = Array(body.dropFirst(16))
+            serviceData[Self.uuid(UnsafeRawBufferPointer(rebasing: body[..<16]))] = Array(UnsafeRawBufferPointer(rebasing: body[16...]))
         default:
             break
         }
@@ -47,7 +50,7 @@ public struct AdvertisingData: Sendable, Equatable {
 
     /// A 16-, 32- or 128-bit UUID (little-endian on air) as BlueZ writes it:
     /// the short forms on the Bluetooth base UUID.
-    static func uuid(_ bytes: ArraySlice<UInt8>) -> String {
+    static func uuid(_ bytes: UnsafeRawBufferPointer) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var full = bytes.count == 16 ? Array(bytes.reversed())
             : [UInt8](repeating: 0, count: 4 - bytes.count) + bytes.reversed() + Self.baseTail

@@ -22,31 +22,45 @@ public struct DeviceFound: Sendable, Equatable {
     }
 
     /// `AA:BB:CC:DD:EE:FF`, as BlueZ writes addresses.
-    public var addressText: String { String(decoding: addressBytes(separator: UInt8(ascii: ":")), as: UTF8.self) }
+    public var addressText: String { Self.addressText(address) }
 
     /// `dev_AA_BB_CC_DD_EE_FF`, the device's name in BlueZ's object paths.
-    public var objectPathComponent: String {
-        String(decoding: Array("dev_".utf8) + addressBytes(separator: UInt8(ascii: "_")), as: UTF8.self)
-    }
-
-    private func addressBytes(separator: UInt8) -> [UInt8] {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var text = [UInt8](repeating: separator, count: 17)
-        for i in 0..<6 {
-            let byte = UInt8(truncatingIfNeeded: address >> (8 * UInt64(5 - i)))
-            text[i * 3] = hex[Int(byte >> 4)]
-            text[i * 3 + 1] = hex[Int(byte & 15)]
-        }
-        return text
-    }
+    public var objectPathComponent: String { Self.objectPathComponent(address) }
 
     /// `public` or `random` (as Device1's AddressType), nil for BR/EDR.
-    public var addressTypeText: String? {
-        switch addressType {
+    public var addressTypeText: String? { Self.addressTypeText(addressType) }
+
+    static func addressText(_ address: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 17) { addressBytes(address, separator: UInt8(ascii: ":"), into: $0) }
+    }
+
+    static func objectPathComponent(_ address: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 21) { text in
+            for (i, byte) in "dev_".utf8.enumerated() { text[i] = byte }
+            return 4 + addressBytes(address, separator: UInt8(ascii: "_"), into: UnsafeMutableBufferPointer(rebasing: text[4...]))
+        }
+    }
+
+    static func addressTypeText(_ type: UInt8) -> String? {
+        switch type {
         case 1: "public"
         case 2: "random"
         default: nil
         }
+    }
+
+    /// Writes the six bytes in hex, most significant first, `separator`
+    /// between them: 17 bytes.
+    private static func addressBytes(_ address: UInt64, separator: UInt8, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789ABCDEF"
+        let digits = UnsafeRawBufferPointer(start: hex.utf8Start, count: 16)
+        for i in 0..<6 {
+            let byte = UInt8(truncatingIfNeeded: address >> (8 * UInt64(5 - i)))
+            text[i * 3] = digits[Int(byte >> 4)]
+            text[i * 3 + 1] = digits[Int(byte & 15)]
+            if i < 5 { text[i * 3 + 2] = separator }
+        }
+        return 17
     }
 
     /// The event's encoding, header included: for replaying recorded events.

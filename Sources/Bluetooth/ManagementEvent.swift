@@ -27,6 +27,28 @@ public enum ManagementEvent: Sendable, Equatable {
 
     /// Decodes one event as read from the socket: a whole datagram.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ManagementEventError) -> (index: UInt16, event: ManagementEvent) {
+        switch try frame(bytes) {
+        case .advert(let advert):
+            let found = advert.owned
+            return (advert.controller, advert.monitorHandle.map { .monitorDeviceFound(handle: $0, found) } ?? .deviceFound(found))
+        case .event(let index, let event):
+            return (index, event)
+        }
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(ManagementEventError) -> (index: UInt16, event: ManagementEvent) {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(ManagementEventError) in try decode(raw) } }
+        return try result.get()
+    }
+
+    /// One datagram, read in place: an advert whose data stays in `bytes`,
+    /// or any other event.
+    enum Frame {
+        case advert(FoundAdvert)
+        case event(index: UInt16, ManagementEvent)
+    }
+
+    static func frame(_ bytes: UnsafeRawBufferPointer) throws(ManagementEventError) -> Frame {
         guard bytes.count >= headerSize else { throw .truncatedHeader(length: bytes.count) }
         let code = bytes.littleEndian(UInt16.self, at: 0)
         let index = bytes.littleEndian(UInt16.self, at: 2)
@@ -37,36 +59,35 @@ public enum ManagementEvent: Sendable, Equatable {
         let parameters = UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
         switch code {
         case deviceFoundCode:
-            return (index, .deviceFound(try deviceFound(parameters, code: code)))
+            return .advert(try advert(parameters, code: code, controller: index, monitorHandle: nil))
         case monitorDeviceFoundCode:
             guard parameters.count >= 2 else { throw .truncatedParameters(code: code, length: parameters.count) }
             let handle = parameters.littleEndian(UInt16.self, at: 0)
-            return (index, .monitorDeviceFound(handle: handle, try deviceFound(UnsafeRawBufferPointer(rebasing: parameters[2...]), code: code)))
+            return .advert(try advert(UnsafeRawBufferPointer(rebasing: parameters[2...]), code: code, controller: index, monitorHandle: handle))
         case commandCompleteCode, commandStatusCode:
             // Opcode (2) and status (1); a complete reply's return values follow.
             guard parameters.count >= 3 else { throw .truncatedParameters(code: code, length: parameters.count) }
-            return (index, .commandReply(opcode: parameters.littleEndian(UInt16.self, at: 0), status: parameters[2]))
+            return .event(index: index, .commandReply(opcode: parameters.littleEndian(UInt16.self, at: 0), status: parameters[2]))
         default:
-            return (index, .other(code: code))
+            return .event(index: index, .other(code: code))
         }
     }
 
-    public static func decode(_ bytes: [UInt8]) throws(ManagementEventError) -> (index: UInt16, event: ManagementEvent) {
-        let result = bytes.withUnsafeBytes { raw in Result { () throws(ManagementEventError) in try decode(raw) } }
-        return try result.get()
-    }
-
-    private static func deviceFound(_ bytes: UnsafeRawBufferPointer, code: UInt16) throws(ManagementEventError) -> DeviceFound {
+    private static func advert(
+        _ bytes: UnsafeRawBufferPointer, code: UInt16, controller: UInt16, monitorHandle: UInt16?
+    ) throws(ManagementEventError) -> FoundAdvert {
         guard bytes.count >= deviceFoundSize else { throw .truncatedParameters(code: code, length: bytes.count) }
         let dataLength = Int(bytes.littleEndian(UInt16.self, at: 12))
         guard bytes.count - deviceFoundSize == dataLength else {
             throw .advertisingDataMismatch(declared: dataLength, actual: bytes.count - deviceFoundSize)
         }
-        // The address comes least significant byte first.
-        let address = (0..<6).reduce(UInt64(0)) { $0 | UInt64(bytes[$1]) << (8 * UInt64($1)) }
-        return DeviceFound(
-            address: address, addressType: bytes[6], rssi: Int8(bitPattern: bytes[7]),
-            flags: bytes.littleEndian(UInt32.self, at: 8), data: Array(bytes[deviceFoundSize...]))
+        // The address comes least significant byte first: six bytes, then
+        // the address type, which the mask drops.
+        let address = bytes.littleEndian(UInt64.self, at: 0) & 0xFFFF_FFFF_FFFF
+        return FoundAdvert(
+            controller: controller, monitorHandle: monitorHandle, address: address, addressType: bytes[6],
+            rssi: Int8(bitPattern: bytes[7]), flags: bytes.littleEndian(UInt32.self, at: 8),
+            data: UnsafeRawBufferPointer(rebasing: bytes[deviceFoundSize...]))
     }
 }
 

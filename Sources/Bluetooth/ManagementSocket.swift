@@ -51,11 +51,13 @@ public final class ManagementSocket: Sendable {
         return ManagementSocket(adopting: fd)
     }
 
-    /// Reads events on `queue` until `cancel()`: each well-formed one goes
-    /// to `onEvent`, each malformed one to `onMalformed`; a read error other
-    /// than "try again" ends reading and goes to `onFailure`.
+    /// Reads events on `queue` until `cancel()`: each advert goes to
+    /// `onAdvert` with its data still in the receive buffer, each other
+    /// well-formed event to `onEvent`, each malformed one to `onMalformed`;
+    /// a read error other than "try again" ends reading and goes to `onFailure`.
     public func start(
         queue: DispatchQueue,
+        onAdvert: @escaping @Sendable (FoundAdvert) -> Void,
         onEvent: @escaping @Sendable (_ index: UInt16, ManagementEvent) -> Void,
         onMalformed: @escaping @Sendable (ManagementEventError) -> Void,
         onFailure: @escaping @Sendable (_ errno: Int32) -> Void
@@ -91,8 +93,10 @@ public final class ManagementSocket: Sendable {
                     let start = index * slot
                     do throws(ManagementEventError) {
                         guard length > 0 else { throw .tooLong(limit: slot) }
-                        let (controller, event) = try ManagementEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)]))
-                        onEvent(controller, event)
+                        switch try ManagementEvent.frame(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)])) {
+                        case .advert(let advert): onAdvert(advert)
+                        case .event(let controller, let event): onEvent(controller, event)
+                        }
                     } catch {
                         onMalformed(error)
                     }

@@ -170,7 +170,7 @@ actor Uplink {
             let session = session
             keeper = Task {
                 await session.keepAlive(clock: ContinuousClock())
-                await self.keeperEnded()
+                self.keeperEnded()
             }
         }
         await flush()

@@ -1,4 +1,4 @@
-public import Capture
+import Capture
 import Basics
 import BlueZ
 import Foundation

@@ -34,7 +34,7 @@ extension LocationCommandTests {
         // 48 MiB: a fix, then one endless line of noise with no newline, then a fix.
         let noise = Data(repeating: UInt8(ascii: "7"), count: 48 << 20)
         let later = PseudoTerminal.sentence("GPRMC,120001.00,A,4813.0535,N,00824.8697,E,10.0,90.0,301126,,,A")
-        FileManager.default.createFile(atPath: work.file("big.nmea"), contents: Data(fix.utf8) + noise + Data(("\n" + later).utf8))
+        #expect(FileManager.default.createFile(atPath: work.file("big.nmea"), contents: Data(fix.utf8) + noise + Data(("\n" + later).utf8)))
 
         let tiny = try WaymarkBinary.start(["gps", "--nmea", work.file("tiny.nmea")], in: work)
         #expect(try tiny.wait(timeout: 30) == 0)
