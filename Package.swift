@@ -97,7 +97,7 @@ let package = Package(
 
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements", "Basics"], swiftSettings: strict),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),

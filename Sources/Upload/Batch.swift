@@ -60,7 +60,7 @@ public struct Batch: Sendable, Equatable {
     static func append(_ queued: QueuedSample, to bytes: inout [UInt8]) {
         let sample = queued
         bytes += #"{"seq":"#.utf8
-        bytes += String(queued.seq).utf8
+        if queued.seq >= 0 { DecimalText.append(Int(queued.seq), to: &bytes) } else { bytes += String(queued.seq).utf8 }
         bytes += #","time":""#.utf8
         CivilTime.appendISO8601(sample.time, to: &bytes)
         bytes += #"","trip_id":"#.utf8
@@ -72,7 +72,7 @@ public struct Batch: Sendable, Equatable {
         bytes.append(UInt8(ascii: "\""))
         if !sample.fields.isEmpty {
             bytes.append(UInt8(ascii: ","))
-            bytes += sample.fields.utf8
+            JSONText.appendRaw(sample.fields, to: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
     }
