@@ -1,4 +1,4 @@
-public import Basics
+internal import Basics
 
 /// Runs a daemon's services as child tasks of one task group: starts them
 /// one at a time in order, handles a failed one by its `FailurePolicy`, and

@@ -1,5 +1,5 @@
 internal import CMosquitto
-public import Dispatch
+internal import Dispatch
 internal import Glibc
 
 /// One libmosquitto client (MQTT 5), driven by dispatch sources on its own

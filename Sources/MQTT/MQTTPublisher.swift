@@ -1,4 +1,4 @@
-public import Basics
+internal import Basics
 internal import FoundationEssentials
 internal import Logging
 public import Telemetry

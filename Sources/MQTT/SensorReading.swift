@@ -1,5 +1,5 @@
 internal import Telemetry
-public import Advertisements
+internal import Advertisements
 internal import Basics
 
 /// A paired sensor's latest reading on `{prefix}/sensor/{id}` (retained),

@@ -1,4 +1,4 @@
-public import Telemetry
+internal import Telemetry
 
 /// The last fix on `{prefix}/location`, in Home Assistant's device_tracker
 /// attributes: latitude, longitude and gps_accuracy (metres) place the car.

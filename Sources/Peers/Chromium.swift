@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Headless Chromium from Debian (`chromium`), as a browser opening a file:
 /// the DOM after the page's scripts ran, what the page logged to the

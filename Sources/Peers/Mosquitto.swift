@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Debian's `mosquitto` broker on a loopback port, with a generated config:
 /// persistence on, a password file with one user, and optionally an ACL

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A private CA and a server certificate it signed for 127.0.0.1 (in the
 /// subject alternative name), made with Debian's `openssl` for TLS peers.

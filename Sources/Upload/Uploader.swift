@@ -1,4 +1,4 @@
-public import HTTP
+internal import HTTP
 internal import Basics
 internal import Logging
 
@@ -84,7 +84,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             ageTimer = Task {
                 try? await clock.sleep(for: age)
                 waker.yield(false)
-                await self.clearAgeTimer()
+                self.clearAgeTimer()
             }
         }
     }

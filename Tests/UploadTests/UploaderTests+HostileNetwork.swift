@@ -80,7 +80,7 @@ extension UploaderTests {
         let blocker = try Database(path: path, migrations: UploadRig.migrations)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            try? blocker.write { _ in usleep(1_500_000) }
+            _ = try? blocker.write { _ in usleep(1_500_000) }
             released.signal()
         }
         var options = UploadRig.quick

@@ -184,7 +184,7 @@ extension UploaderTests {
         let dropped = try #require(try outbox.enforceCap(maxRows: .max, maxBytes: cap, at: 0).dropped)
         let left = try outbox.status().bytes
         #expect(dropped.firstSeq == 1 && left <= cap)
-        let lastDropped = try outbox.database.read { _ in QueuedSample(seq: dropped.lastSeq, sample: Sample(
+        let lastDropped = outbox.database.read { _ in QueuedSample(seq: dropped.lastSeq, sample: Sample(
             time: 1_796_000_000 + Double(dropped.lastSeq - 1), payload: .beacon(rssi: Int(dropped.lastSeq - 1)))).bytes }
         #expect(left + lastDropped > cap, "no more than needed went")
         #expect(try outbox.status().depth == 150 - dropped.count)
