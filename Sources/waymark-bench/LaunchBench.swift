@@ -35,6 +35,7 @@ struct LaunchBench {
 
         var launches: [Double] = []
         var rss = 0.0
+        var memory: [String: Double] = [:]
         for attempt in 0..<(quick ? 3 : 7) {
             let start = ContinuousClock.now
             let daemon = try ChildProcess(binary, arguments + ["run"], aptPackage: "(built by swift build)",
@@ -46,6 +47,7 @@ struct LaunchBench {
             launches.append(seconds(ContinuousClock.now - start) * 1000)
             try await Task.sleep(for: .seconds(1))
             rss = max(rss, Self.residentMegabytes(daemon.pid))
+            memory.merge(Self.rollup(daemon.pid)) { max($0, $1) }
             daemon.kill(SIGTERM)
             _ = try daemon.wait(timeout: 5)
         }
@@ -53,6 +55,27 @@ struct LaunchBench {
         report.add("launch.armed", launches[launches.count / 2], unit: "ms",
                    note: "exec of waymark run to recording running, persisted session, median of \(launches.count) (min \(Int(launches[0])) ms)")
         report.add("launch.rss", rss, unit: "MiB", note: "the daemon's resident set while recording (scanner, gpsd reader, session, uploader)")
+        // Most of the resident set is clean pages of files (the binary's
+        // code, the shared libraries) that the kernel can drop and re-read,
+        // or that other processes share; what the daemon alone costs the Pi
+        // is its private dirty memory, and its fair share is PSS.
+        report.add("launch.pss", memory["Pss", default: 0], unit: "MiB", note: "the same daemon's proportional share (smaps_rollup Pss)")
+        report.add("launch.private_dirty", memory["Private_Dirty", default: 0], unit: "MiB",
+                   note: "its private dirty memory: heap, stacks and written data, what no other process shares or the kernel can drop")
+        report.add("launch.file_backed", memory["Rss", default: 0] - memory["Anonymous", default: 0], unit: "MiB",
+                   note: "resident pages of files (binary and libraries), clean unless relocated")
+    }
+
+    /// `/proc/PID/smaps_rollup`'s totals, in MiB.
+    static func rollup(_ pid: pid_t) -> [String: Double] {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return [:] }
+        var totals: [String: Double] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count == 3, fields[2] == "kB", let kilobytes = Double(fields[1]) else { continue }
+            totals[String(fields[0].dropLast())] = kilobytes / 1024
+        }
+        return totals
     }
 
     static func residentMegabytes(_ pid: pid_t) -> Double {
