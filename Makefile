@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-d
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium
 
-.PHONY: all build release test test-vm deps demo demo-mqtt bench fuzz clean install uninstall
+.PHONY: all build release test test-vm deps demo demo-mqtt bench bench-vm fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -53,7 +53,7 @@ test: deps
 
 # One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
 # a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
-# Only the real-BlueZ VM test (about a minute under software emulation);
+# Only the real-BlueZ VM test (about eight minutes under software emulation);
 # `make test` runs it with the rest.
 test-vm: deps
 	$(SWIFT) build --build-tests
@@ -68,6 +68,13 @@ demo-mqtt: deps build
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench
+
+# The whole stack's CPU per advert in the real-BlueZ VM (about six
+# minutes): Waymark's scanner on the kernel's management channel beside
+# bluetoothd, dbus-daemon and a dbus-fast receiver, over the same adverts.
+bench-vm: deps
+	$(SWIFT) build -c release
+	.build/release/waymark-bench --vm-stack-only
 
 # Structure-aware fuzzing of every parser of outside bytes, 10 M inputs each
 # (minutes, so not part of `make test`, which runs a short version).

@@ -30,6 +30,11 @@ do {
         try await ScanBench.receiveManagementBurst(address: rest[0], socketPath: rest[1], count: Int(rest[2]) ?? 0)
         exit(0)
     }
+    if let index = arguments.firstIndex(of: "--receive-adverts") {
+        let rest = Array(arguments[arguments.index(after: index)...])
+        try await VMStackBench.receiveAdverts(adapter: rest[0], seconds: Int(rest[1]) ?? 60)
+        exit(0)
+    }
     if let index = arguments.firstIndex(of: "--many-devices") {
         try await ScanBench.countDevices(address: arguments[arguments.index(after: index)])
         exit(0)
@@ -56,6 +61,8 @@ do {
         "--burst-only": { var report = BenchReport(); try await ScanBench(quick: quick).burst(into: &report); return report },
         "--replay-only": { var report = BenchReport(); try ReplayBench(quick: quick).run(into: &report); return report },
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
+        // Not in the full run: it boots the real-BlueZ VM (minutes).
+        "--vm-stack-only": { var report = BenchReport(); try await VMStackBench(quick: quick).run(into: &report); return report },
     ]
     if let section = arguments.lazy.compactMap({ sections[$0] }).first {
         print(try await section().text)

@@ -19,11 +19,8 @@ struct RealBlueZTests {
     static let identity = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0"
 
     @Test func inAVMWithRealBluetoothdTheBeaconIsPairedByIdentityAndATripStarts() async throws {
-        let kernel = try Self.kernel()
-        for (program, package) in [("qemu-system-x86_64", "qemu-system-x86"), ("btvirt", "bluez-test-tools"), ("busybox", "busybox-static"),
-                                   ("cpio", "cpio"), ("modprobe", "kmod"), ("btmgmt", "bluez")] {
-            _ = try ChildProcess.locate(program, aptPackage: package)
-        }
+        _ = try BlueZVM.kernel()
+        for (program, package) in BlueZVM.programs { _ = try ChildProcess.locate(program, aptPackage: package) }
         let rig = try SessionCommandTests.Rig()
         defer { rig.stop() }
         #expect(try rig.run(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n").status == 0)
@@ -31,12 +28,12 @@ struct RealBlueZTests {
         let job = try TemporaryDirectory("waymark-vm")
         // The logs of every step are kept (in /tmp) for a look after a
         // failure; the large files go.
-        defer { ["waymark", "initrd.gz"].forEach { unlink(job.file($0)) } }
+        defer { unlink(job.file("waymark")) }
         let files = FileManager.default
         try files.copyItem(atPath: try WaymarkBinary.path, toPath: job.file("waymark"))
         try files.copyItem(atPath: rig.work.file("data"), toPath: job.file("data"))
         try files.copyItem(atPath: rig.work.file("client-secret"), toPath: job.file("client-secret"))
-        try files.copyItem(atPath: Self.vmDirectory + "/vm-job.sh", toPath: job.file("vm-job.sh"))
+        for script in ["vm-job.sh", "vm-lib.sh"] { try files.copyItem(atPath: Self.vmDirectory + "/" + script, toPath: job.file(script)) }
         try files.copyItem(atPath: Self.vmDirectory + "/vm-busy-air.sh", toPath: job.file("vm-busy-air.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-private-address.sh", toPath: job.file("vm-private-address.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-failover.sh", toPath: job.file("vm-failover.sh"))
@@ -92,21 +89,7 @@ struct RealBlueZTests {
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
 
-        let initramfs = try ChildProcess("/bin/sh", [Self.vmDirectory + "/make-initramfs.sh", kernel.version, job.file("initrd.gz")],
-                                         aptPackage: "busybox-static, cpio and kmod", logPath: job.file("initramfs.log"))
-        #expect(try initramfs.wait(timeout: 60) == 0, "\(initramfs.output)")
-
-        let qemu = try ChildProcess("qemu-system-x86_64", [
-            "-accel", "tcg", "-cpu", "max", "-m", "1024", "-smp", "2", "-nographic", "-no-reboot", "-nic", "none",
-            "-kernel", kernel.image, "-initrd", job.file("initrd.gz"),
-            "-append", "console=ttyS0 panic=-1 loglevel=4 cryptomgr.notests",
-            "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
-            "-virtfs", "local,path=\(job.path),mount_tag=job,security_model=none,multidevs=remap",
-        ], aptPackage: "qemu-system-x86", logPath: job.file("console.log"))
-        defer { qemu.stop() }
-        _ = try qemu.wait(timeout: 900)
-        let console = qemu.output
-        let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let (console, code) = try BlueZVM.run(job: job, scripts: Self.vmDirectory, timeout: 900)
         let logs = ["btmgmt.log", "run.log", "pair.log", "scan.log", "busy-active.log", "busy-mgmt.log", "busy-passive.log", "rpa-run.log", "rpa-pair.log", "failover-run.log", "bluetoothd.log"].map { name in
             "--- \(name)\n" + ((try? String(contentsOfFile: job.file(name), encoding: .utf8)) ?? "(none)").suffix(3000)
         }.joined(separator: "\n")
@@ -287,14 +270,5 @@ struct RealBlueZTests {
         }
         #expect((kinds["beacon"] ?? 0) >= 12, "live samples: \(job.text("busy-active-kinds"))")
         for (kind, count) in replay.samples { #expect(count == kinds[kind] ?? 0, "\(kind): live \(kinds[kind] ?? 0), replayed \(count)") }
-    }
-
-    /// The Debian kernel (linux-image-amd64) whose modules are installed.
-    static func kernel() throws -> (version: String, image: String) {
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/lib/modules")) ?? []
-        for version in versions.sorted().reversed() where FileManager.default.fileExists(atPath: "/boot/vmlinuz-\(version)") {
-            return (version, "/boot/vmlinuz-\(version)")
-        }
-        throw PeerError.missingProgram("/boot/vmlinuz-*", aptPackage: "linux-image-amd64")
     }
 }

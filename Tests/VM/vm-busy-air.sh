@@ -29,16 +29,7 @@ pulse 0 3 "$ADVERT" -c -g
 beacon=$!
 
 step "busy air: noise on hci1, data changing every second"
-btmgmt --index 1 power on >> /job/btmgmt.log 2>&1
-(
-    i=0
-    while :; do
-        i=$(( (i + 1) % 256 )); b=$(printf '%02x' $i)
-        btmgmt --index 1 rm-adv 1 > /dev/null 2>&1
-        btmgmt --index 1 add-adv -g -d "07ffffff$b$b$b$b" 1 > /dev/null 2>&1
-        sleep 1
-    done
-) &
+noise 1
 noise=$!
 
 modes="active mgmt passive"

@@ -1,0 +1,95 @@
+# Shared by the VM's jobs (vm-job.sh, vm-stack-cost.sh), which source it
+# from /job: progress, the exit, waiting, pulsed advertising, and the
+# Bluetooth stack (hci_vhci, dbus-daemon, btvirt, bluetoothd).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+step() { echo "vm-job: $*"; }
+finish() {
+    echo "$1" > /job/exit-code
+    step "done: $2"
+    echo "WAYMARK-VM-DONE $1"
+    sync
+    busybox poweroff -f
+}
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    limit=$1; shift
+    for _ in $(seq $((limit * 4))); do
+        "$@" > /dev/null 2>&1 && return 0
+        sleep 0.25
+    done
+    return 1
+}
+
+# Re-enables advertising instance $2 of controller $1 with data $3 (and the
+# add-adv flags after it) about twice a second, in the background ($! is
+# its PID): btvirt reports an advertiser to scanners only when it enables
+# its advertising, where a real one is heard at every advertising event.
+pulse() {
+    index=$1 instance=$2 data=$3
+    shift 3
+    rm -f /run/pulse-$index.stop
+    (
+        while [ ! -e /run/pulse-$index.stop ]; do
+            btmgmt --index "$index" rm-adv "$instance" > /dev/null 2>&1
+            btmgmt --index "$index" add-adv "$@" -d "$data" "$instance" > /dev/null 2>&1
+            sleep 0.1
+        done
+    ) &
+}
+# Stops the pulse of controller $1 (PID $2) after its current round, then
+# removes instance $3: btvirt keeps an advertiser advertising, even powered
+# off, until its instance is removed.
+unpulse() {
+    touch /run/pulse-$1.stop
+    wait "$2" 2> /dev/null
+    btmgmt --index "$1" rm-adv "$3" >> /job/btmgmt.log 2>&1
+}
+
+# Noise on controller $1: another advertiser whose data changes every
+# second, so the air is never silent ($! is its PID).
+noise() {
+    btmgmt --index "$1" power on >> /job/btmgmt.log 2>&1
+    (
+        i=0
+        while :; do
+            i=$(( (i + 1) % 256 )); b=$(printf '%02x' $i)
+            btmgmt --index "$1" rm-adv 1 > /dev/null 2>&1
+            btmgmt --index "$1" add-adv -g -d "07ffffff$b$b$b$b" 1 > /dev/null 2>&1
+            sleep 1
+        done
+    ) &
+}
+
+# The kernel's modules, the system bus, btvirt with $1 LE controllers on one
+# virtual link, and bluetoothd with the flags after it; user waymark exists.
+start_bluetooth() {
+    controllers=$1; shift
+    mount -t devpts devpts /dev/pts 2> /dev/null
+    step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
+    modprobe -a hci_vhci af_alg algif_hash algif_skcipher cmac ecb ecdh_generic || finish 10 "modprobe failed"
+    # Creating the ecb(aes) and cmac(aes) instances up front: left to load on
+    # demand under emulation, hci0's reset times out about two times in three.
+    python3 -c '
+import socket
+for kind, name in (("skcipher", "ecb(aes)"), ("hash", "cmac(aes)")):
+    s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET)
+    s.bind((kind, name))
+    s.close()
+' || finish 11 "AF_ALG instances failed"
+
+    # The gateway runs as it does on the Pi: as user waymark, allowed onto the
+    # bus by hardware/io.waymark.Gateway1.conf.
+    echo 'waymark:x:990:990:Waymark gateway:/var/lib/waymark:/usr/sbin/nologin' >> /etc/passwd
+    echo 'waymark:x:990:' >> /etc/group
+    cp /job/io.waymark.Gateway1.conf /etc/dbus-1/system.d/
+    mkdir -p /run/dbus
+    dbus-daemon --system --fork --nopidfile || finish 12 "dbus-daemon failed"
+    last=hci$((controllers - 1))
+    step "btvirt: $controllers LE controllers on one virtual link"
+    btvirt -L -l"$controllers" > /job/btvirt.log 2>&1 &
+    wait_for 90 test -e /sys/class/bluetooth/$last || finish 13 "the virtual controllers never appeared"
+    step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version) $*"
+    /usr/libexec/bluetooth/bluetoothd -n -d "$@" > /job/bluetoothd.log 2>&1 &
+    wait_for 90 busctl --system introspect org.bluez /org/bluez/$last || finish 14 "bluetoothd never showed $last"
+}
