@@ -50,11 +50,15 @@ final class DeviceTable: Sendable {
     func seen(_ path: String, at tick: UInt64) -> Bool? {
         state.withLock { state in
             guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return nil }
-            // In place, without copying the record out: this runs for every advert.
-            state.devices.values[index].lastSeen = tick
             state.lastAdvert = tick
-            return state.devices.values[index].paired
+            // One access in place, without copying the record out: this runs for every advert.
+            return Self.touch(&state.devices.values[index], at: tick)
         }
+    }
+
+    private static func touch(_ record: inout DeviceRecord, at tick: UInt64) -> Bool {
+        record.lastSeen = tick
+        return record.paired
     }
 
     /// A device bluetoothd reported matching an advertisement monitor: an

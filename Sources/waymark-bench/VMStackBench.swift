@@ -70,9 +70,10 @@ struct VMStackBench {
         let fast = perAdvert(ticks("dbus-fast"), heard.fast)
         report.add("vm.\(label).scanner_cpu_per_advert", perAdvert(ticks("scanner"), heard.scanner), unit: "ms", baseline: fast,
                    baselineName: "dbus-fast receiver (bleak's work)",
-                   note: "Waymark's scanner as the daemon runs it, \(mode)\(cycles); \(common)")
+                   note: "Waymark's scanner as the daemon runs it (\(text(job, "stack-scanner.log").trimmingCharacters(in: .whitespacesAndNewlines)), "
+                       + "the daemon's discovery cycle; \(common)")
         report.add("vm.\(label).scan_cli_cpu_per_advert", perAdvert(ticks("scan"), heard.scan), unit: "ms", baseline: fast,
-                   baselineName: "dbus-fast receiver", note: "waymark scan --json: the same, each sighting decoded and printed as JSON")
+                   baselineName: "dbus-fast receiver", note: "waymark scan --json, which also decodes each sighting and prints it as JSON, \(mode)\(cycles)")
         report.add("vm.\(label).scanner_vs_dbus_path", perAdvert(ticks("scanner"), heard.scanner), unit: "ms",
                    baseline: perAdvert(ticks("dbus-fast") + ticks("dbus-daemon"), heard.fast), baselineName: "dbus-fast + dbus-daemon",
                    note: "what reading adverts costs beyond bluetoothd, which handles every advert either way")
