@@ -68,7 +68,9 @@ extension BlueZScanner {
             let stopped = ContinuousClock.now
             _ = try? await adapterCall(adapter, "StopDiscovery")
             do {
-                _ = try await adapterCall(adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
+                // No SetDiscoveryFilter: bluetoothd keeps a stopped client's
+                // filter while the client stays connected (adapter.c,
+                // discovery_remove), and every call here is time not scanning.
                 _ = try await adapterCall(adapter, "StartDiscovery")
                 cycles.record(off: ContinuousClock.now - stopped)
             } catch {
