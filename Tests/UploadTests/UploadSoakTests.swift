@@ -19,6 +19,7 @@ struct UploadSoakTests {
         var rng = SplitMix64(seed: 0x50A4)
         var reported: Int64 = 0
         var kills = 0
+        var livesThatCommitted = 0
         var alive: Duration = .zero
         func child(_ mode: String) throws -> ChildProcess {
             try ChildProcess(binary, ["--upload-soak", rig.database.path, rig.provider.issuer, rig.backend.baseURL, mode],
@@ -31,9 +32,11 @@ struct UploadSoakTests {
             process.kill(SIGKILL)
             alive += lifetime
             _ = try process.wait(timeout: 10)
+            let before = reported
             for line in process.output.split(separator: "\n") where line.hasPrefix("committed ") {
                 if let last = line.split(separator: " ").last.flatMap({ Int64($0) }) { reported = max(reported, last) }
             }
+            if reported > before { livesThatCommitted += 1 }
             kills += 1
         }
         let drain = try child("drain")
@@ -41,9 +44,10 @@ struct UploadSoakTests {
 
         let committed = try rig.database.read { try $0.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")?.integer ?? 0 }
         let summary = try rig.backend.summary()
-        // Including each child's start-up, so the recording rate itself is higher.
-        let rate = Double(reported) / (Double(alive.components.seconds) + Double(alive.components.attoseconds) * 1e-18)
-        #expect(rate >= 200, "\(reported) samples in \(alive) of child lifetime")
+        // Not vacuous: most lives were killed after committing, in the
+        // middle of recording. (Counted, not timed: a loaded machine starts
+        // each child more slowly, and a rate bound made this test flaky.)
+        #expect(livesThatCommitted >= 25 && reported >= 500, "\(reported) samples, committed in \(livesThatCommitted) of 50 lives, \(alive) of child lifetime")
         #expect(summary.posts >= 50, "uploads ran while recording")
         #expect(committed >= reported)
         #expect(try rig.backend.missing(upto: Int(committed)).isEmpty)
