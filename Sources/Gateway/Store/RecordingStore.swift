@@ -1,5 +1,6 @@
 import Basics
 import FoundationEssentials
+import Logging
 package import Recording
 package import Storage
 package import Telemetry
@@ -64,9 +65,11 @@ package struct RecordingStore: Sendable {
             } catch {
                 try connection.run("ROLLBACK TO track")
                 try connection.run("RELEASE track")
+                throw error
             }
         } catch {
-            // The savepoint itself failed: nothing of the timelines was written.
+            // Undone (or never begun): the samples stay queued; the report lacks these points.
+            Log.warning("recording: the trip timelines of samples \(seqs) were not written (\(error)); the samples are queued, the trip report lacks them")
         }
     }
 
