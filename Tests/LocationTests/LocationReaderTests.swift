@@ -25,10 +25,13 @@ struct LocationReaderTests {
                 switch event {
                 case .fix(let fix): fixes.append(fix)
                 case .state(.unreachable) where connected: return fixes
-                case .state(let state) where !connected && state != .unreachable:
-                    // gpsd has answered the watch: let the log play.
+                case .state(.noFix), .state(.fix):
+                    // gpsd has the pseudo-terminal open (it lists or announces
+                    // the device): let the log play. Released any earlier, on
+                    // the watch's answer alone, lines written before gpsd opens
+                    // the terminal are flushed, and a short log gives no fixes.
+                    if !connected { fake.release() }
                     connected = true
-                    fake.release()
                 case .state: break
                 }
             }
