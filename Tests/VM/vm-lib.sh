@@ -21,44 +21,53 @@ wait_for() {
     return 1
 }
 
-# Re-enables advertising instance $2 of controller $1 with data $3 (and the
-# add-adv flags after it) about twice a second, in the background ($! is
-# its PID): btvirt reports an advertiser to scanners only when it enables
-# its advertising, where a real one is heard at every advertising event.
+# Re-advertises from one btmgmt shell on controller $1, in the background
+# ($! is btmgmt's PID): every $2 seconds it removes instance $3 and adds it
+# back with data $4 (each "%b" in it becomes a byte counting the rounds) and
+# the add-adv flags after it, until /run/pulse-$1.stop exists. One process
+# for the whole run: two btmgmt processes spawned per round cost the two
+# emulated cores enough that a round now and then took 2 s.
+advertise() {
+    index=$1 period=$2 instance=$3 data=$4
+    shift 4
+    rm -f /run/pulse-$index.stop
+    python3 -u -c '
+import os, sys, time
+index, period, instance, data, flags = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+count = 0
+while not os.path.exists("/run/pulse-" + index + ".stop"):
+    count = (count + 1) % 256
+    print("rm-adv", instance)
+    print("add-adv", *flags, "-d", data.replace("%b", "%02x" % count), instance)
+    time.sleep(period)
+print("rm-adv", instance)
+time.sleep(1)
+print("quit")
+' "$index" "$period" "$instance" "$data" "$@" | btmgmt --index "$index" > /dev/null 2>&1 &
+}
+# The advertiser of controller $1, instance $2, data $3 (and the add-adv
+# flags after it) re-enabled 2.5 times a second: btvirt reports an
+# advertiser to scanners only when it enables its advertising, where a real
+# one is heard at every advertising event.
 pulse() {
     index=$1 instance=$2 data=$3
     shift 3
-    rm -f /run/pulse-$index.stop
-    (
-        while [ ! -e /run/pulse-$index.stop ]; do
-            btmgmt --index "$index" rm-adv "$instance" > /dev/null 2>&1
-            btmgmt --index "$index" add-adv "$@" -d "$data" "$instance" > /dev/null 2>&1
-            sleep 0.1
-        done
-    ) &
+    advertise "$index" 0.4 "$instance" "$data" "$@"
 }
-# Stops the pulse of controller $1 (PID $2) after its current round, then
-# removes instance $3: btvirt keeps an advertiser advertising, even powered
-# off, until its instance is removed.
+# Stops the advertiser of controller $1 (btmgmt's PID $2) after its current
+# round, then removes instance $3 once more: btvirt keeps an advertiser
+# advertising, even powered off, until its instance is removed.
 unpulse() {
     touch /run/pulse-$1.stop
     wait "$2" 2> /dev/null
     btmgmt --index "$1" rm-adv "$3" >> /job/btmgmt.log 2>&1
 }
 
-# Noise on controller $1: another advertiser whose data changes every
-# second, so the air is never silent ($! is its PID).
+# Noise on controller $1: another advertiser (instance 1) whose data changes
+# every second, so the air is never silent ($! is its btmgmt's PID).
 noise() {
     btmgmt --index "$1" power on >> /job/btmgmt.log 2>&1
-    (
-        i=0
-        while :; do
-            i=$(( (i + 1) % 256 )); b=$(printf '%02x' $i)
-            btmgmt --index "$1" rm-adv 1 > /dev/null 2>&1
-            btmgmt --index "$1" add-adv -g -d "07ffffff$b$b$b$b" 1 > /dev/null 2>&1
-            sleep 1
-        done
-    ) &
+    advertise "$1" 1 1 "07ffffff%b%b%b%b" -g
 }
 
 # The kernel's modules, the system bus, btvirt with $1 LE controllers on one

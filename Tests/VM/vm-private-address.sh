@@ -3,7 +3,7 @@
 # Private Address every 30 s (the kernel's shortest RPA timeout). A gateway
 # on hci7, paired by that IRK as the vehicle (pair --irk-file), must keep
 # one trip open across the changes, and a scan beside it records the
-# addresses heard. As in busy air, the advertiser pulses (see pulse in vm-job.sh).
+# addresses heard. As in busy air, the advertiser pulses (see pulse in vm-lib.sh).
 step "private addresses: hci6 advertises under RPAs from a known IRK"
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 btmgmt --index 6 power off >> /job/btmgmt.log 2>&1
