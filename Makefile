@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 # gpsd with gpsfake, glewlwyd, mosquitto, chromium for the trip report), and for the real-BlueZ VM a kernel, QEMU,
 # busybox and btvirt.
 APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
-	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
+	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium
 
 .PHONY: all build release test test-vm deps demo demo-mqtt bench bench-vm fuzz clean install uninstall

@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
@@ -77,9 +78,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+        // The bench's floor for D-Bus receiving: minimal C receivers on libdbus and sd-bus.
+        .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"]),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
+            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
             swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).

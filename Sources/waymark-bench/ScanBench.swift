@@ -108,12 +108,14 @@ struct ScanBench {
         }
         let this = Self.executable
         let fast = (try? PythonPeers.environment()).map { $0 + "/bin/python" }
-        var ours: [(wall: Double, cpu: Double)] = [], fastRuns = ours, python = ours, management = ours
+        var ours: [(wall: Double, cpu: Double)] = [], fastRuns = ours, python = ours, management = ours, libdbus = ours, sdbus = ours
         for _ in 0..<runs {
             ours.append(try await drain(this, ["--receive-burst"], "ours"))
             if let fast { fastRuns.append(try await drain(fast, [PythonPeers.template("burst_receiver_fast.py")], "dbus-fast")) }
             python.append(try await drain("/usr/bin/python3", [PythonPeers.template("burst_receiver.py")], "python"))
             management.append(try await drainManagement(rig, count: count))
+            libdbus.append(try await drain(this, ["--receive-floor-burst", "libdbus"], "libdbus-floor"))
+            sdbus.append(try await drain(this, ["--receive-floor-burst", "sd-bus"], "sd-bus-floor"))
         }
         let fastName = fast == nil ? nil : "dbus-fast 5.2 (bleak)"
         let fastNote = fast == nil ? "; dbus-fast unavailable: \(PythonPeers.lastProblem)" : ""
@@ -121,6 +123,15 @@ struct ScanBench {
         report.add("scan.dbus_sightings_per_cpu_s", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
                    baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
                    note: "\(count) queued PropertiesChanged → Sighting, active mode" + fastNote)
+        report.add("scan.dbus_vs_libdbus_floor", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
+                   baselineRuns: libdbus.map(\.cpu), baselineName: "libdbus C floor",
+                   note: "the same runs against a minimal C receiver on libdbus (Sources/DBusFloor): what our layers above libdbus cost")
+        report.add("scan.libdbus_floor", runs: libdbus.map(\.cpu), unit: "signals/CPU-s",
+                   baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
+                   note: "a minimal C receiver on libdbus: poll, pop each message, read RSSI and ManufacturerData with its iterators" + fastNote)
+        report.add("scan.sdbus_floor", runs: sdbus.map(\.cpu), unit: "signals/CPU-s",
+                   baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
+                   note: "the same receiver on sd-bus (libsystemd 252): two recvmsg calls per message" + fastNote)
         report.add("scan.dbus_vs_dbus_python", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
                    baselineRuns: python.map(\.cpu), baselineName: "dbus-python receiver", note: "the same runs against the weaker peer")
         if !fastRuns.isEmpty {

@@ -1,3 +1,4 @@
+import DBusFloor
 import Foundation
 import Upload
 
@@ -24,6 +25,10 @@ do {
         let rest = Array(arguments[arguments.index(after: index)...])
         try await ScanBench.receiveBurst(address: rest[0], device: rest[1], count: Int(rest[2]) ?? 0)
         exit(0)
+    }
+    if let index = arguments.firstIndex(of: "--receive-floor-burst") {
+        let rest = Array(arguments[arguments.index(after: index)...])
+        exit(dbus_floor_receive(rest[0], rest[1], rest[2], Int(rest[3]) ?? 0))
     }
     if let index = arguments.firstIndex(of: "--receive-mgmt-burst") {
         let rest = Array(arguments[arguments.index(after: index)...])
