@@ -108,7 +108,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// New samples were committed: the latest fix and sensor readings go to
     /// their retained topics now, and the batches follow.
     public func samplesAdded(_ samples: [Sample]) async {
-        guard connected, await isAuthorized() else { return }
+        guard connected, await isAuthorized(), connected else { return }
         var fix: Fix?
         var readings: [String: Sample] = [:]
         for sample in samples {
@@ -237,7 +237,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
                 if inFlight.isEmpty { await publishState() }
                 return
             }
-            guard await isAuthorized() else { return }
+            guard await isAuthorized(), connected else { return }
             for sample in batch.samples where sample.kind == .event {
                 send(MQTTMessage(options.topicPrefix + "/events", Array(Batch.object(sample).utf8)))
             }
@@ -267,6 +267,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// The retained state, when it differs from what this connection last sent.
     private func publishState() async {
         var current = await state()
+        // The actor may have stopped or lost the broker while it waited.
+        guard connected else { return }
         current.queueDepth = (try? outbox.pending(for: .mqtt)) ?? current.queueDepth
         guard current != stateSent else { return }
         stateSent = current
