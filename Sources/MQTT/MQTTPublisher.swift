@@ -68,7 +68,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var uncommitted = 0
     /// The state last published on this connection.
     private var stateSent: GatewayState?
-    private var retry: Task<Void, Never>?
+    /// The pending retry, and whether it reconnects or only publishes again.
+    private var retry: (task: Task<Void, Never>, reconnects: Bool)?
     private var reader: Task<Void, Never>?
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
@@ -97,7 +98,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
 
     /// Disconnects; the broker publishes `offline` (the will) for it.
     public func stop() {
-        retry?.cancel()
+        retry?.task.cancel()
         reader?.cancel()
         commitCursor()
         if connected { client.disconnect(sendingWill: true) }
@@ -133,7 +134,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// Reconnects at once if down (the network came back), and sends what waits.
     public func flush() async {
         if !connected, !connecting {
-            retry?.cancel()
+            retry?.task.cancel()
             retry = nil
             connect()
         }
@@ -148,7 +149,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private func handle(_ event: MQTTClient.Event) async {
         switch event {
         case .connected:
-            retry?.cancel()
+            retry?.task.cancel()
             // `inFlight` stays: libmosquitto is sending those batches again now.
             (connected, connecting, announced, retry, stateSent) = (true, false, [], nil, nil)
             backoff.reset()
@@ -300,16 +301,26 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
 
     /// Connects again (`reconnect`), or publishes the refused or failed
     /// batch again, after the backoff.
+    /// A pending reconnect also publishes again; a pending republish does
+    /// not reconnect, so a reconnect replaces it. (Kept, a refused batch's
+    /// retry swallowed the reconnect of a broker that went away meanwhile,
+    /// and the sink never connected again.)
     private func scheduleRetry(reconnect: Bool) {
-        guard retry == nil else { return }
+        if let pending = retry {
+            guard reconnect, !pending.reconnects else { return }
+            pending.task.cancel()
+        }
         let delay = backoff.next()
-        retry = Task { [clock] in
+        let task = Task { [clock] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             await self.retried(reconnect: reconnect)
         }
+        retry = (task, reconnect)
     }
 
     private func retried(reconnect: Bool) async {
+        // Replaced while it waited to run.
+        guard !Task.isCancelled else { return }
         retry = nil
         if reconnect { connect() } else { await drain() }
     }

@@ -66,6 +66,14 @@ public final class Mosquitto: @unchecked Sendable {
         try startAgain()
     }
 
+    /// Replaces the ACL's text (the broker must have been made with one); the
+    /// broker reads it when it starts again.
+    public func replaceACL(_ acl: String) throws {
+        let path = directory.file("mosquitto-\(port).acl")
+        guard FileManager.default.fileExists(atPath: path) else { throw PeerError.startFailed("mosquitto", output: "no ACL to replace") }
+        try acl.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// Starts the broker again after `stop`, from its saved store, on the same port.
     public func startAgain() throws {
         process = try Self.start(config: config, port: port, log: directory.file("mosquitto-\(port)-\(UInt32.random(in: 0...UInt32.max)).log"))

@@ -264,18 +264,7 @@ struct MQTTSinkTests {
     @Test func aTopicTheACLDeniesIsOneClearLineAndTheSamplesStayQueued() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        // Everything under the prefix but the samples.
-        let acl = """
-            user gateway
-            topic readwrite homeassistant/#
-            topic readwrite waymark/+/availability
-            topic readwrite waymark/+/state
-            topic readwrite waymark/+/location
-            topic readwrite waymark/+/events
-            topic readwrite waymark/+/sensor/#
-
-            """
-        let broker = try Mosquitto(directory: work, acl: acl)
+        let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
         defer { broker.stop() }
         let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
         defer { car.stop() }
@@ -284,6 +273,47 @@ struct MQTTSinkTests {
         try await RecordingRig.waitFor("mqtt: connected", in: daemon)
         let refusals = try await Self.tripWhileRefused(car, daemon, problem: "ACL")
         #expect(refusals.count == 1 && refusals[0].contains("/samples"), "\(refusals)")
+    }
+
+    /// Everything under the prefix but the samples.
+    static let aclDenyingSamples = """
+        user gateway
+        topic readwrite homeassistant/#
+        topic readwrite waymark/+/availability
+        topic readwrite waymark/+/state
+        topic readwrite waymark/+/location
+        topic readwrite waymark/+/events
+        topic readwrite waymark/+/sensor/#
+
+        """
+
+    /// A broker that goes away while a refused batch waits for its retry is
+    /// connected to again when it is back (here allowing the samples), and
+    /// the refused samples reach it: the pending retry does not stand in
+    /// for the reconnect.
+    @Test func aBrokerRestartWhileARefusedBatchWaitsIsConnectedToAgain() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
+        defer { broker.stop() }
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
+        defer { car.stop() }
+        let daemon = try await car.startDaemon()
+        defer { daemon.stop() }
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let beacon = try await car.keepBeaconInSight()
+        defer { beacon.cancel() }
+        try await RecordingRig.waitFor("started", in: daemon)
+        try await RecordingRig.waitFor("ACL", in: daemon)
+        let refused = daemon.output.utf16.count
+        try broker.replaceACL(Self.aclDenyingSamples + "topic readwrite waymark/+/samples\n")
+        #expect(try Self.cursor(car.session) == 0, "nothing acknowledged while the ACL refused the samples")
+        try broker.restart()
+        try await RecordingRig.waitFor("mqtt: connected", in: daemon, after: refused)
+        // The broker's PUBACKs move the sink's cursor past the refused samples.
+        try await withDeadline(.seconds(30), "the refused samples acknowledged by the broker") {
+            while try Self.cursor(car.session) < 1 { try await Task.sleep(for: .milliseconds(100)) }
+        }
     }
 
     @Test func withCommandsOnTheBrokerCanStopAndStartRecording() async throws {
