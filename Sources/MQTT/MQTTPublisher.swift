@@ -300,11 +300,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     }
 
     /// Connects again (`reconnect`), or publishes the refused or failed
-    /// batch again, after the backoff.
-    /// A pending reconnect also publishes again; a pending republish does
-    /// not reconnect, so a reconnect replaces it. (Kept, a refused batch's
-    /// retry swallowed the reconnect of a broker that went away meanwhile,
-    /// and the sink never connected again.)
+    /// batch again, after the backoff. A pending reconnect also publishes
+    /// again; a pending republish does not reconnect, so a reconnect
+    /// replaces it (kept, it left a broker that went away meanwhile never
+    /// connected to again).
     private func scheduleRetry(reconnect: Bool) {
         if let pending = retry {
             guard reconnect, !pending.reconnects else { return }

@@ -5,9 +5,10 @@ import Foundation
 /// gpsfake starts feeding as soon as gpsd is up, which races a client that
 /// connects afterwards. So a text log runs single-stepped (`-l -i`: one
 /// prompt per sentence on stdin), and `release()` lets it play once the
-/// client is watching and gpsd reports the device open. gpsfake 3.22's line dump fails on binary packets, so a
-/// log holding UBX runs in pipe mode (`-p`) instead, where gpsfake watches
-/// first and waits 1.4 s before feeding: the client connects well inside that.
+/// client is watching and gpsd reports the device open. gpsfake 3.22's line
+/// dump fails on binary packets, so a log holding UBX runs in pipe mode
+/// (`-p`) instead, where gpsfake watches first and waits 1.4 s before
+/// feeding: the client connects well inside that.
 /// `-n` makes gpsd read the device without waiting for a client, and `-W`
 /// bounds gpsfake's wait at the end.
 public final class GPSFake: @unchecked Sendable {

@@ -264,15 +264,31 @@ struct MQTTSinkTests {
     @Test func aTopicTheACLDeniesIsOneClearLineAndTheSamplesStayQueued() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
-        defer { broker.stop() }
-        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
-        defer { car.stop() }
-        let daemon = try await car.startDaemon()
-        defer { daemon.stop() }
-        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let (broker, car, daemon) = try await Self.carOnBrokerRefusingSamples(work)
+        defer { daemon.stop(); car.stop(); broker.stop() }
         let refusals = try await Self.tripWhileRefused(car, daemon, problem: "ACL")
         #expect(refusals.count == 1 && refusals[0].contains("/samples"), "\(refusals)")
+    }
+
+    /// A broker whose ACL refuses the samples, and a car whose daemon has connected to it.
+    static func carOnBrokerRefusingSamples(_ work: TemporaryDirectory) async throws -> (Mosquitto, RecordingRig, ChildProcess) {
+        let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
+        var car: RecordingRig?
+        do {
+            car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
+            let daemon = try await car!.startDaemon()
+            do {
+                try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+            } catch {
+                daemon.stop()
+                throw error
+            }
+            return (broker, car!, daemon)
+        } catch {
+            car?.stop()
+            broker.stop()
+            throw error
+        }
     }
 
     /// Everything under the prefix but the samples.
@@ -294,13 +310,8 @@ struct MQTTSinkTests {
     @Test func aBrokerRestartWhileARefusedBatchWaitsIsConnectedToAgain() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
-        defer { broker.stop() }
-        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
-        defer { car.stop() }
-        let daemon = try await car.startDaemon()
-        defer { daemon.stop() }
-        try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+        let (broker, car, daemon) = try await Self.carOnBrokerRefusingSamples(work)
+        defer { daemon.stop(); car.stop(); broker.stop() }
         let beacon = try await car.keepBeaconInSight()
         defer { beacon.cancel() }
         try await RecordingRig.waitFor("started", in: daemon)
