@@ -179,6 +179,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             commitCursor()
             if let error { report(error) }
             sink.yield(.disconnected)
+            // The lost connection starts its own backoff: refused batches
+            // before it grew the republish's, and would hold the reconnect
+            // back for as long (minutes, after a while).
+            backoff.reset()
             scheduleRetry(reconnect: true)
         case .published(let mid, let reasonCode):
             guard let index = inFlight.firstIndex(where: { $0.mid == mid }) else { return }
