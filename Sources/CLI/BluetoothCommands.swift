@@ -99,26 +99,23 @@ enum BluetoothCommands {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
         let bindkeys = PairedDevices((try? pairings(invocation)) ?? []).bindkeys
+        let json = invocation.flag("--json")
+        let live = isatty(STDOUT_FILENO) == 1 && !json
+        // Lines (NDJSON or tab-separated) are written from the scanner's
+        // queue as each advert arrives: no task hop per sighting, and none
+        // dropped in busy air.
+        var writeLine: (@Sendable (Sighting) -> Void)?
+        if !live { writeLine = { sighting in Self.printLine(DecodedSighting(sighting, bindkeys: bindkeys), json: json) } }
         let session: ScanSession
-        do { session = try await ScanSession.start(configuration) } catch {
+        do { session = try await ScanSession.start(configuration, onSighting: writeLine) } catch {
             Log.error("\(error)")
             return .unavailable
         }
-        let live = isatty(STDOUT_FILENO) == 1 && !invocation.flag("--json")
-        var table = ScanTable()
-        var lastDraw = Date.distantPast
-        let encoder = JSONEncoder.sorted
-        // Milliseconds: a field test compares adverts less than a second apart.
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var value = encoder.singleValueContainer()
-            try value.encode(CivilTime.iso8601(date.timeIntervalSince1970))
-        }
-        for await sighting in session.sightings(for: duration) {
-            let decoded = DecodedSighting(sighting, bindkeys: bindkeys)
-            if invocation.flag("--json") {
-                print(String(decoding: (try? encoder.encode(decoded)) ?? Data(), as: UTF8.self))
-            } else if live {
-                table.add(decoded)
+        if live {
+            var table = ScanTable()
+            var lastDraw = Date.distantPast
+            for await sighting in session.sightings(for: duration) {
+                table.add(DecodedSighting(sighting, bindkeys: bindkeys))
                 let now = Date()
                 if now.timeIntervalSince(lastDraw) >= 0.5 {
                     // Home, draw, clear the rest: the table stays in place.
@@ -126,15 +123,35 @@ enum BluetoothCommands {
                     fflush(nil)
                     lastDraw = now
                 }
-            } else {
-                print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
-                    .joined(separator: "\t"))
             }
+            print("\u{1B}[H" + table.render(now: Date()) + "\u{1B}[J")
+        } else {
+            await ScanSession.wait(for: duration)
         }
-        if live { print("\u{1B}[H" + table.render(now: Date()) + "\u{1B}[J") }
         await session.stop()
         return .ok
     }
+
+    /// One sighting as a line of NDJSON, or tab-separated fields.
+    private static func printLine(_ decoded: DecodedSighting, json: Bool) {
+        if json {
+            print(String(decoding: (try? scanEncoder.encode(decoded)) ?? Data(), as: UTF8.self))
+        } else {
+            print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
+                .joined(separator: "\t"))
+        }
+    }
+
+    /// `scan --json`'s encoder: sorted keys, times in milliseconds (a field
+    /// test compares adverts less than a second apart).
+    static let scanEncoder: JSONEncoder = {
+        let encoder = JSONEncoder.sorted
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var value = encoder.singleValueContainer()
+            try value.encode(CivilTime.iso8601(date.timeIntervalSince1970))
+        }
+        return encoder
+    }()
 
     // MARK: pair
 

@@ -23,12 +23,14 @@ struct ScanSession {
         }
     }
 
-    static func start(_ configuration: Configuration) async throws -> ScanSession {
+    /// With `onSighting`, each sighting goes to it on the scanner's queue as
+    /// it arrives (no task hop, none dropped), and `sightings` stays empty.
+    static func start(_ configuration: Configuration, onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
         // Cycled every second, so every device in range is listed about once a second.
         let options = configuration.bluetooth.scannerOptions(cycle: .seconds(1))
-        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock())
+        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock(), onSighting: onSighting)
         try await scanner.start()
         let state = await scanner.state
         guard state == .scanning else {
@@ -57,20 +59,25 @@ struct ScanSession {
                 for await sighting in source { continuation.yield(sighting) }
                 continuation.finish()
             }
-            let stop = Task {
-                guard let duration else { return }
-                try? await Task.sleep(for: duration)
-                continuation.finish()
-            }
-            let interrupt = Task {
-                for await _ in SignalSource([SIGINT, SIGTERM]).stream { break }
+            let end = Task {
+                await Self.wait(for: duration)
                 continuation.finish()
             }
             continuation.onTermination = { _ in
                 feed.cancel()
-                stop.cancel()
-                interrupt.cancel()
+                end.cancel()
             }
+        }
+    }
+
+    /// Returns once `duration` passes (never when nil), at SIGINT or
+    /// SIGTERM, or when cancelled.
+    static func wait(for duration: Duration?) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let duration { group.addTask { try? await Task.sleep(for: duration) } }
+            group.addTask { for await _ in SignalSource([SIGINT, SIGTERM]).stream { break } }
+            await group.next()
+            group.cancelAll()
         }
     }
 }
