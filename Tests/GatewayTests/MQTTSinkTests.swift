@@ -272,21 +272,15 @@ struct MQTTSinkTests {
 
     /// A broker whose ACL refuses the samples, and a car whose daemon has connected to it.
     static func carOnBrokerRefusingSamples(_ work: TemporaryDirectory) async throws -> (Mosquitto, RecordingRig, ChildProcess) {
+        // The broker and the daemon stop when released, should this throw.
         let broker = try Mosquitto(directory: work, acl: Self.aclDenyingSamples)
-        var car: RecordingRig?
+        let car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
         do {
-            car = try await RecordingRig(config: Self.config(broker, sinks: "mqtt"), pairVehicle: true)
-            let daemon = try await car!.startDaemon()
-            do {
-                try await RecordingRig.waitFor("mqtt: connected", in: daemon)
-            } catch {
-                daemon.stop()
-                throw error
-            }
-            return (broker, car!, daemon)
+            let daemon = try await car.startDaemon()
+            try await RecordingRig.waitFor("mqtt: connected", in: daemon)
+            return (broker, car, daemon)
         } catch {
-            car?.stop()
-            broker.stop()
+            car.stop()
             throw error
         }
     }

@@ -1,9 +1,9 @@
 import MQTT
 import PeerHarness
 import Storage
+import Synchronization
 import Telemetry
 import Testing
-import Synchronization
 import Upload
 
 /// The MQTT sink against a real broker on a test clock: how long it waits
