@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Logging", swiftSettings: strict),
         // Small shared basics: clamping outside numbers, backoff, civil time.
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus", "Basics"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth", "CSystem"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),

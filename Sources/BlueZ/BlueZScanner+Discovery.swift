@@ -49,7 +49,12 @@ extension BlueZScanner {
             Task { [weak self] in await self?.sweepLoop() },
         ]
         // A monitor's scan keeps the duplicate filter off: nothing to cycle.
-        if !usesMonitor { timers.append(Task { [weak self] in await self?.cycleLoop() }) }
+        // The cycle runs on the connection's executor: StartDiscovery goes
+        // out in the wake-up that read StopDiscovery's reply, which shortens
+        // the time not scanning by two thread hand-offs per call.
+        if !usesMonitor {
+            timers.append(Task(executorPreference: connection.executor) { [weak self] in await self?.cycleLoop() })
+        }
     }
 
     /// Every `cycle`, stops and restarts discovery: the kernel keeps the

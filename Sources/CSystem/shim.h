@@ -1,6 +1,9 @@
 #ifndef WAYMARK_CSYSTEM_SHIM_H
 #define WAYMARK_CSYSTEM_SHIM_H
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/timex.h>
@@ -50,5 +53,14 @@ static inline int csystem_recv_datagrams(int fd, unsigned char *buffer, unsigned
         lengths[i] = (messages[i].msg_hdr.msg_flags & MSG_TRUNC) ? -1 : (int)messages[i].msg_len;
     }
     return received;
+}
+/* Names the calling thread (at most 15 bytes), as ps and top show it. */
+static inline void csystem_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/* ioctl(2) is variadic: the bytes waiting to be read on a socket
+   (FIONREAD), or -1 with errno set. */
+static inline int csystem_bytes_waiting(int fd) {
+    int waiting = 0;
+    return ioctl(fd, FIONREAD, &waiting) < 0 ? -1 : waiting;
 }
 #endif

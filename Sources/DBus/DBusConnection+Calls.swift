@@ -1,5 +1,4 @@
 internal import CDBus
-internal import Dispatch
 import Synchronization
 
 extension DBusMessage {
@@ -19,7 +18,7 @@ extension DBusConnection {
     public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
+            loop.perform { [self] in
                 if let failure = startCall(message, continuation, milliseconds: milliseconds) {
                     continuation.resume(returning: .failure(failure))
                 }
@@ -44,16 +43,16 @@ extension DBusConnection {
     /// Messages leave in the order they were given, calls included.
     public func send(_ message: DBusMessage) throws(DBusError) {
         guard isOpen, let outgoing = message.forSending() else { throw .disconnected }
-        queue.async { [self] in
+        loop.perform { [self] in
             if isOpen { dbus_connection_send(raw, outgoing.raw, nil) }
         }
     }
 
-    /// On the queue: sends `message` and arranges for `continuation` to get
+    /// On the loop: sends `message` and arranges for `continuation` to get
     /// the reply. Returns nil once that is arranged, else why it failed (the
     /// continuation is then still the caller's to resume).
     ///
-    /// All sending happens on the queue because libdbus toggles socket watches
+    /// All sending happens on the loop because libdbus toggles socket watches
     /// while sending, and it silently drops a toggle made while another thread
     /// is toggling: a send from a second thread could sit unsent.
     private func startCall(
@@ -66,7 +65,7 @@ extension DBusConnection {
         guard dbus_connection_send_with_reply(raw, outgoing.raw, &pending, max(milliseconds, 1)) != 0 else { return .outOfMemory }
         guard let pending else { return .disconnected }
         let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
-        // Replies are dispatched only on this queue, so the call cannot
+        // Replies are dispatched only on the loop, so the call cannot
         // complete before the notifier is in place.
         guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
             Unmanaged<ReplyBox>.fromOpaque(box).release()
@@ -85,7 +84,7 @@ extension DBusConnection {
     // MARK: Pending calls
 
     /// Holds a caller's continuation until libdbus reports the reply. Touched
-    /// only on the queue.
+    /// only on the loop.
     final class ReplyBox: @unchecked Sendable {
         var continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>?
         init(_ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) {

@@ -1,5 +1,4 @@
 internal import CDBus
-internal import Dispatch
 import Synchronization
 
 extension DBusConnection {

@@ -1,5 +1,4 @@
 internal import CDBus
-internal import Dispatch
 import Synchronization
 
 extension DBusConnection {
@@ -20,9 +19,9 @@ extension DBusConnection {
     }
 
     /// Calls `handler` with each signal matching `rule`, on the connection's
-    /// queue right after the dispatch that read it: no task hop per signal.
+    /// loop right after the dispatch that read it: no task hop per signal.
     /// It runs outside the connection's lock, so it may use this connection;
-    /// it should be quick, since the queue waits for it. Cancel the returned
+    /// it should be quick, since the loop waits for it. Cancel the returned
     /// subscription to stop.
     public func subscribe(
         _ rule: MatchRule, handler: @escaping @Sendable (DBusMessage) -> Void
@@ -53,7 +52,7 @@ extension DBusConnection {
     /// Removes a subscription and its match, off whatever thread ended it
     /// (which may be inside dispatch, holding the lock).
     func unsubscribe(_ id: UInt64, rule: MatchRule) {
-        queue.async {
+        loop.async {
             let removed = self.lock.withLock { _ in self.subscriptions.removeValue(forKey: id) != nil }
             guard removed, self.isOpen, let message = try? DBusMessage.busCall("RemoveMatch", [.string(rule.text)]) else { return }
             dbus_message_set_no_reply(message.raw, 1)
@@ -115,7 +114,7 @@ extension DBusConnection {
         let header = SignalHeader(message)
         if SignalHeader.same(header.interface, "org.freedesktop.DBus.Local"), SignalHeader.same(header.member, "Disconnected") {
             // Not from inside libdbus's dispatch: closing re-enters it.
-            queue.async { self.shutDown() }
+            loop.async { self.shutDown() }
             return
         }
         for subscription in subscriptions.values where subscription.rule.matches(header) {

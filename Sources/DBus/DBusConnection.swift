@@ -3,20 +3,19 @@ internal import Dispatch
 internal import Glibc
 import Synchronization
 
-/// A private connection to a message bus, driven by libdbus's watch and
-/// timeout callbacks on Dispatch sources: no polling thread, and an idle
-/// connection makes no wake-ups.
+/// A private connection to a message bus, driven by its own event loop: one
+/// thread asleep in `poll()` until the socket or a libdbus timeout needs it,
+/// so an idle connection makes no wake-ups.
 ///
 /// Every libdbus call that can touch the socket (sending, handling watches
-/// and timeouts, dispatching) runs on `queue`. The subscription and object
+/// and timeouts, dispatching) runs on `loop`. The subscription and object
 /// tables are also reached from callers' threads, so they are guarded by
 /// `lock`, which dispatching holds too. That is what makes `@unchecked
 /// Sendable` safe.
 public final class DBusConnection: @unchecked Sendable {
     let raw: OpaquePointer
-    let queue: DispatchQueue
+    let loop: DBusEventLoop
     let lock = Mutex<Void>(())
-    let timeouts: TimeoutScheduler
     private let open = Atomic<Bool>(true)
     /// The unique name the bus gave this connection (`:1.42`).
     public let uniqueName: String
@@ -32,11 +31,9 @@ public final class DBusConnection: @unchecked Sendable {
 
     var isOpen: Bool { open.load(ordering: .acquiring) }
 
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-
     struct Subscription {
         let rule: MatchRule
-        /// Runs on the queue after the dispatch that matched, outside the lock.
+        /// Runs on the loop after the dispatch that matched, outside the lock.
         let deliver: @Sendable (DBusMessage) -> Void
         /// Runs when the connection closes.
         let finish: @Sendable () -> Void
@@ -44,11 +41,8 @@ public final class DBusConnection: @unchecked Sendable {
 
     private init(raw: OpaquePointer, label: String) {
         self.raw = raw
-        let queue = DispatchQueue(label: "waymark.dbus.\(label)")
-        self.queue = queue
-        self.timeouts = TimeoutScheduler(queue: queue)
+        self.loop = DBusEventLoop(name: label)
         self.uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// Connects to the system bus (`dbus_bus_get_private`). libdbus reads
@@ -97,8 +91,9 @@ public final class DBusConnection: @unchecked Sendable {
                     return
                 }
                 dbus_connection_set_exit_on_disconnect(raw, 0)
-                let connection = DBusConnection(raw: raw, label: address)
-                connection.queue.sync { connection.install() }
+                let connection = DBusConnection(raw: raw, label: address.hasPrefix("unix:path=/var/run/dbus") ? "system" : "bus")
+                connection.loop.start { connection.drain() }
+                connection.loop.sync { connection.install() }
                 continuation.resume(returning: .success(connection))
             }
         }
@@ -112,11 +107,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Closes the connection. Pending calls fail with `NoReply`, signal streams
     /// finish. Safe to call more than once, from any thread.
     public func close() {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
-            shutDown()
-        } else {
-            queue.sync { shutDown() }
-        }
+        loop.sync { self.shutDown() }
     }
 
     /// Whether the connection is still open.
@@ -124,9 +115,11 @@ public final class DBusConnection: @unchecked Sendable {
         isOpen && dbus_connection_get_is_connected(raw) != 0
     }
 
-    /// Runs on `queue`, so no socket or timer handler runs concurrently with it.
+    /// Runs on the loop, so no socket or timer handler runs concurrently with
+    /// it; the loop's thread ends after it.
     func shutDown() {
         guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        defer { loop.stop() }
         dbus_connection_close(raw)
         drain()
         let (streams, context) = lock.withLock { _ in
@@ -141,18 +134,16 @@ public final class DBusConnection: @unchecked Sendable {
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
-        timeouts.cancel()
         for finish in streams { finish() }
         context?.release()
     }
 
-    // MARK: Integration with Dispatch
+    // MARK: Integration with the event loop
 
     private func install() {
         let context = Unmanaged.passRetained(self)
         lock.withLock { _ in callbackContext = context }
         let pointer = context.toOpaque()
-        timeouts.onFire { [weak self] in self?.drain() }
         dbus_connection_set_watch_functions(
             raw, DBusConnection.addWatch, DBusConnection.removeWatch, DBusConnection.toggleWatch, pointer, nil)
         dbus_connection_set_timeout_functions(
@@ -164,10 +155,11 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Delivers every message libdbus has read (`dbus_connection_dispatch`),
     /// one at a time. The subscribers' handlers run after each dispatch, on
-    /// the queue but outside the lock: a handler may subscribe, call or emit
-    /// on this connection, and a slow one holds up only this queue.
+    /// the loop but outside the lock: a handler may subscribe, call or emit
+    /// on this connection, and a slow one holds up only this connection.
     func drain() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        precondition(loop.isCurrent, "libdbus dispatch off the connection's loop")
+        guard isOpen else { return }
         var pending: [(deliver: @Sendable (DBusMessage) -> Void, message: DBusMessage)] = []
         var more = true
         while more {
@@ -184,14 +176,20 @@ public final class DBusConnection: @unchecked Sendable {
         Unmanaged<DBusConnection>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    /// Messages became available outside a socket handler (which drains by
-    /// itself when it returns). No wake-up function is installed: libdbus
-    /// uses it to make a poll loop re-read its watches, and Dispatch sources
-    /// follow watch toggles directly.
+    /// Messages became available. On the loop (where libdbus is always
+    /// called) the loop drains before it sleeps again. No wake-up function is
+    /// installed: the loop re-reads the watches before every `poll()`.
     private static let dispatchStatusChanged: DBusDispatchStatusFunction = { _, status, context in
         guard status == DBUS_DISPATCH_DATA_REMAINS else { return }
         let connection = DBusConnection.connection(context)
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(connection) { return }
-        connection.queue.async { if connection.isOpen { connection.drain() } }
+        if connection.loop.isCurrent { return }
+        connection.loop.async { connection.drain() }
     }
+
+    /// The connection's event loop as a task executor. A task that prefers it
+    /// (`withTaskExecutorPreference`) runs on the loop's thread: a call is
+    /// sent at once and the task resumes in the wake-up that read the reply,
+    /// without handing the reply to another thread. Keep such work short:
+    /// while it runs, nothing else on this connection does.
+    public var executor: any TaskExecutor { loop }
 }

@@ -2,16 +2,14 @@ internal import CDBus
 internal import Dispatch
 import Synchronization
 
-/// All of a connection's libdbus timeouts behind one Dispatch timer, armed
-/// for the earliest deadline.
+/// A connection's libdbus timeouts, as the limit of its event loop's `poll()`.
 ///
-/// Every pending call has a timeout, so creating a timer source per call
-/// would cost a Dispatch round trip on each. Here adding a later deadline
-/// touches only a dictionary. Timeouts are added from sending threads and
-/// removed and fired on the connection's queue.
+/// Every pending call has a timeout, so adding one touches only a dictionary.
+/// libdbus adds, toggles and removes them from the loop's thread, which also
+/// fires them; the lock keeps that safe if a libdbus call ever comes from
+/// another thread.
 ///
-/// `@unchecked Sendable`: the timer source is thread-safe to schedule and
-/// cancel, and everything else is under `state`'s lock.
+/// `@unchecked Sendable`: everything is under `state`'s lock.
 final class TimeoutScheduler: @unchecked Sendable {
     private struct Entry {
         /// The libdbus `DBusTimeout`, as an address.
@@ -20,76 +18,51 @@ final class TimeoutScheduler: @unchecked Sendable {
         var deadline: UInt64
     }
 
-    private struct State {
-        var entries: [UInt: Entry] = [:]
-        var armedFor = UInt64.max
-    }
-
-    private let state = Mutex(State())
-    private let timer: any DispatchSourceTimer
-
-    init(queue: DispatchQueue) {
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .distantFuture)
-        timer.resume()
-    }
-
-    /// Sets the handler run on the queue after due timeouts were handled.
-    func onFire(_ afterwards: @escaping @Sendable () -> Void) {
-        timer.setEventHandler { [self] in
-            for timeout in due() { dbus_timeout_handle(timeout) }
-            afterwards()
-        }
-    }
+    private let state = Mutex([UInt: Entry]())
 
     /// Adds `timeout`, or re-reads it after libdbus toggled it.
     func update(_ timeout: OpaquePointer) {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
         let enabled = dbus_timeout_get_enabled(timeout) != 0
         let interval = UInt64(max(dbus_timeout_get_interval(timeout), 0)) * 1_000_000
-        state.withLock { state in
-            guard enabled else {
-                state.entries[key] = nil
-                return
-            }
-            let deadline = DispatchTime.now().uptimeNanoseconds &+ interval
-            state.entries[key] = Entry(timeout: key, interval: interval, deadline: deadline)
-            if deadline < state.armedFor { arm(&state, at: deadline) }
+        state.withLock { entries in
+            entries[key] = enabled ? Entry(timeout: key, interval: interval, deadline: Self.now &+ interval) : nil
         }
     }
 
     func remove(_ timeout: OpaquePointer) {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
-        state.withLock { _ = $0.entries.removeValue(forKey: key) }
+        state.withLock { _ = $0.removeValue(forKey: key) }
     }
 
-    func cancel() {
-        state.withLock { $0.entries.removeAll() }
-        timer.cancel()
-    }
-
-    /// Timeouts whose deadline has passed; each is re-armed for its next
-    /// interval, as libdbus timeouts repeat until removed.
-    private func due() -> [OpaquePointer] {
-        state.withLock { state in
-            let now = DispatchTime.now().uptimeNanoseconds
-            var fired: [OpaquePointer] = []
+    /// Milliseconds until the earliest deadline, rounded up; -1 for none.
+    func pollTimeout() -> Int32 {
+        state.withLock { entries in
+            guard !entries.isEmpty else { return -1 }
             var next = UInt64.max
-            for (key, var entry) in state.entries {
-                if entry.deadline <= now {
-                    fired.append(OpaquePointer(bitPattern: entry.timeout)!)
-                    entry.deadline = now &+ entry.interval
-                    state.entries[key] = entry
-                }
-                next = min(next, entry.deadline)
-            }
-            arm(&state, at: next)
-            return fired
+            for entry in entries.values where entry.deadline < next { next = entry.deadline }
+            let now = Self.now
+            return next <= now ? 0 : Int32(clamping: (next - now + 999_999) / 1_000_000)
         }
     }
 
-    private func arm(_ state: inout State, at deadline: UInt64) {
-        state.armedFor = deadline
-        timer.schedule(deadline: deadline == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: deadline))
+    /// Handles every timeout whose deadline has passed; each is re-armed for
+    /// its next interval, as libdbus timeouts repeat until removed.
+    func fireDue() {
+        let fired: [OpaquePointer] = state.withLock { entries in
+            guard !entries.isEmpty else { return [] }
+            let now = Self.now
+            var fired: [OpaquePointer] = []
+            for (key, var entry) in entries where entry.deadline <= now {
+                fired.append(OpaquePointer(bitPattern: entry.timeout)!)
+                entry.deadline = now &+ entry.interval
+                entries[key] = entry
+            }
+            return fired
+        }
+        // Outside the lock: handling a timeout may add or remove timeouts.
+        for timeout in fired { dbus_timeout_handle(timeout) }
     }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
