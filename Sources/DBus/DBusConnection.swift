@@ -159,7 +159,6 @@ public final class DBusConnection: @unchecked Sendable {
     /// on this connection, and a slow one holds up only this connection.
     func drain() {
         precondition(loop.isCurrent, "libdbus dispatch off the connection's loop")
-        guard isOpen else { return }
         var pending: [(deliver: @Sendable (DBusMessage) -> Void, message: DBusMessage)] = []
         var more = true
         while more {
@@ -183,7 +182,7 @@ public final class DBusConnection: @unchecked Sendable {
         guard status == DBUS_DISPATCH_DATA_REMAINS else { return }
         let connection = DBusConnection.connection(context)
         if connection.loop.isCurrent { return }
-        connection.loop.async { connection.drain() }
+        connection.loop.async { if connection.isOpen { connection.drain() } }
     }
 
     /// The connection's event loop as a task executor. A task that prefers it

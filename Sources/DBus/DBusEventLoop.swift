@@ -53,8 +53,6 @@ final class DBusEventLoop: TaskExecutor, @unchecked Sendable {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        // Handlers decode adverts here; 512 KiB is several times their depth.
-        pthread_attr_setstacksize(&attributes, 512 * 1024)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
