@@ -17,7 +17,7 @@ extension DBusConnection {
     /// `DBusError.remote`; no reply within `timeout` throws `NoReply`.
     public func call(_ message: DBusMessage, timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
+        let result: Result<DBusMessage, DBusError> = await withUnsafeContinuation { continuation in
             loop.perform { [self] in
                 if let failure = startCall(message, continuation, milliseconds: milliseconds) {
                     continuation.resume(returning: .failure(failure))
@@ -56,7 +56,7 @@ extension DBusConnection {
     /// while sending, and it silently drops a toggle made while another thread
     /// is toggling: a send from a second thread could sit unsent.
     private func startCall(
-        _ message: DBusMessage, _ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>,
+        _ message: DBusMessage, _ continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>,
         milliseconds: Int32
     ) -> DBusError? {
         guard isOpen else { return .disconnected }
@@ -86,8 +86,8 @@ extension DBusConnection {
     /// Holds a caller's continuation until libdbus reports the reply. Touched
     /// only on the loop.
     final class ReplyBox: @unchecked Sendable {
-        var continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>?
-        init(_ continuation: CheckedContinuation<Result<DBusMessage, DBusError>, Never>) {
+        var continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>?
+        init(_ continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>) {
             self.continuation = continuation
         }
     }

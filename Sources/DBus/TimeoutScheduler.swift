@@ -4,7 +4,8 @@ import Synchronization
 
 /// A connection's libdbus timeouts, as the limit of its event loop's `poll()`.
 ///
-/// Every pending call has a timeout, so adding one touches only a dictionary.
+/// Every pending call has a timeout, so adding one touches only a short
+/// array: a handful are pending at once, and a linear search beats hashing.
 /// libdbus adds, toggles and removes them from the loop's thread, which also
 /// fires them; the lock keeps that safe if a libdbus call ever comes from
 /// another thread.
@@ -18,7 +19,7 @@ final class TimeoutScheduler: @unchecked Sendable {
         var deadline: UInt64
     }
 
-    private let state = Mutex([UInt: Entry]())
+    private let state = Mutex([Entry]())
 
     /// Adds `timeout`, or re-reads it after libdbus toggled it.
     func update(_ timeout: OpaquePointer) {
@@ -26,13 +27,23 @@ final class TimeoutScheduler: @unchecked Sendable {
         let enabled = dbus_timeout_get_enabled(timeout) != 0
         let interval = UInt64(max(dbus_timeout_get_interval(timeout), 0)) * 1_000_000
         state.withLock { entries in
-            entries[key] = enabled ? Entry(timeout: key, interval: interval, deadline: Self.now &+ interval) : nil
+            let index = entries.firstIndex { $0.timeout == key }
+            guard enabled else {
+                if let index { entries.swapAt(index, entries.count - 1); entries.removeLast() }
+                return
+            }
+            let entry = Entry(timeout: key, interval: interval, deadline: Self.now &+ interval)
+            if let index { entries[index] = entry } else { entries.append(entry) }
         }
     }
 
     func remove(_ timeout: OpaquePointer) {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
-        state.withLock { _ = $0.removeValue(forKey: key) }
+        state.withLock { entries in
+            guard let index = entries.firstIndex(where: { $0.timeout == key }) else { return }
+            entries.swapAt(index, entries.count - 1)
+            entries.removeLast()
+        }
     }
 
     /// Milliseconds until the earliest deadline, rounded up; -1 for none.
@@ -40,7 +51,7 @@ final class TimeoutScheduler: @unchecked Sendable {
         state.withLock { entries in
             guard !entries.isEmpty else { return -1 }
             var next = UInt64.max
-            for entry in entries.values where entry.deadline < next { next = entry.deadline }
+            for entry in entries where entry.deadline < next { next = entry.deadline }
             let now = Self.now
             return next <= now ? 0 : Int32(clamping: (next - now + 999_999) / 1_000_000)
         }
@@ -53,10 +64,9 @@ final class TimeoutScheduler: @unchecked Sendable {
             guard !entries.isEmpty else { return [] }
             let now = Self.now
             var fired: [OpaquePointer] = []
-            for (key, var entry) in entries where entry.deadline <= now {
-                fired.append(OpaquePointer(bitPattern: entry.timeout)!)
-                entry.deadline = now &+ entry.interval
-                entries[key] = entry
+            for index in entries.indices where entries[index].deadline <= now {
+                fired.append(OpaquePointer(bitPattern: entries[index].timeout)!)
+                entries[index].deadline = now &+ entries[index].interval
             }
             return fired
         }
