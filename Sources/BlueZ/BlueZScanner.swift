@@ -54,7 +54,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// The mode in use and why; nil before `start()`.
     public internal(set) var reception: ScanReception?
     /// Whether adverts come as D-Bus device updates (`active`) rather than
-    /// from the management channel; read on the D-Bus queue.
+    /// from the management channel; read on the D-Bus connection's loop.
     let adverts = SharedFlag(true)
     /// Device1 PropertiesChanged, subscribed only while adverts come over D-Bus.
     var deviceUpdates: SignalSubscription?
@@ -77,8 +77,9 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
 
     /// Sightings go to `sightings`, an async stream. A consumer that keeps up
     /// with every advert (the recorder) can instead pass `onSighting`, which
-    /// is called synchronously on the D-Bus queue: no task hop per advert.
-    /// It must be quick and must not block. The stream then stays empty.
+    /// is called synchronously on the D-Bus connection's loop: no task hop
+    /// per advert. It must be quick and must not block. The stream then
+    /// stays empty.
     public init(
         connection: DBusConnection, options: ScannerOptions, clock: C,
         onSighting: (@Sendable (Sighting) -> Void)? = nil
@@ -100,8 +101,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Subscribes, picks the scan mode, reads the current objects and starts discovery.
     ///
     /// Device updates take a fast path: they are applied to the table and
-    /// turned into sightings on the D-Bus queue (or the management channel's
-    /// queue) as they arrive. Only the rare control-plane signals (adapters,
+    /// turned into sightings on the D-Bus connection's loop (or the
+    /// management channel's queue) as they arrive. Only the rare control-plane signals (adapters,
     /// bluetoothd) reach the actor.
     public func start() async throws(DBusError) {
         let owners = try await connection.ownerChanges(of: "org.bluez")

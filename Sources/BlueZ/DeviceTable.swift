@@ -2,7 +2,8 @@ import DBus
 import Synchronization
 
 /// The devices the scanner tracks, bounded, behind a lock: updated on the
-/// D-Bus queue for every advert (no task hop), read by the scanner's actor.
+/// D-Bus connection's loop for every advert (no task hop), read by the
+/// scanner's actor.
 final class DeviceTable: Sendable {
     private struct State {
         var devices: [String: DeviceRecord] = [:]

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Adverts read from the kernel's management channel for the scanner's
 /// adapter, turned into sightings on the channel's own queue (no task hop
-/// per advert), the way D-Bus updates are on the D-Bus queue.
+/// per advert), the way D-Bus updates are on the D-Bus connection's loop.
 final class ManagementFeed: Sendable {
     private let socket: ManagementSocket
     private let table: DeviceTable

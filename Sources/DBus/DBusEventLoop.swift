@@ -156,10 +156,17 @@ final class DBusEventLoop: TaskExecutor, @unchecked Sendable {
                 descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeouts.pollTimeout())
-            if ready < 0 && errno != EINTR {
-                // Only a programming error (EFAULT, EINVAL) gets here; say so
-                // once rather than spin.
-                fatalError("poll failed on the D-Bus connection: errno \(errno)")
+            if ready < 0 {
+                let error = errno
+                // ENOMEM: the kernel could not allocate its poll table just
+                // now. Try again after a pause rather than spin or stop.
+                // EFAULT and EINVAL would be our own mistake (three
+                // descriptors at most): say so rather than spin.
+                if error == ENOMEM {
+                    usleep(10_000)
+                } else if error != EINTR {
+                    fatalError("poll failed on the D-Bus connection: errno \(error)")
+                }
             }
             if ready > 0 {
                 if descriptors[0].revents != 0 {

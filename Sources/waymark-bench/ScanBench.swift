@@ -273,9 +273,10 @@ struct ScanBench {
     }
 }
 
-/// Counts sightings on the D-Bus queue and reports the rates once all arrived.
+/// Counts sightings on the D-Bus connection's loop (or the management
+/// channel's queue) and reports the rates once all arrived.
 final class BurstCounter: @unchecked Sendable {
-    // Touched only from the scanner's handler, which runs on one serial queue.
+    // Touched only from the scanner's handler, which runs on one thread at a time.
     private var received = 0
     private var first = ContinuousClock.now
     private var cpuAtFirst = 0.0
