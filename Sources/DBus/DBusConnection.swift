@@ -49,7 +49,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// `DBUS_SYSTEM_BUS_ADDRESS` first, so tests can point this at a private bus.
     public static func system() async throws(DBusError) -> DBusConnection {
         let address = systemBusAddress
-        return try await open(address: address) { error in
+        return try await open(address: address, label: "system") { error in
             dbus_bus_get_private(DBUS_BUS_SYSTEM, &error.raw)
         }
     }
@@ -57,7 +57,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Connects to the bus at `address` and registers with it
     /// (`dbus_connection_open_private`, `dbus_bus_register`).
     public static func connect(address: String) async throws(DBusError) -> DBusConnection {
-        try await open(address: address) { error in
+        try await open(address: address, label: "bus") { error in
             guard let raw = dbus_connection_open_private(address, &error.raw) else { return nil }
             guard dbus_bus_register(raw, &error.raw) != 0 else {
                 dbus_connection_close(raw)
@@ -77,9 +77,10 @@ public final class DBusConnection: @unchecked Sendable {
     private static let threadsInitialised: Bool = dbus_threads_init_default() != 0
 
     /// Opening blocks on a socket connect and the `Hello` round trip, so it runs
-    /// on a Dispatch thread rather than on the cooperative pool.
+    /// on a Dispatch thread rather than on the cooperative pool. `label` names
+    /// the loop's thread (`dbus system`, `dbus bus`).
     private static func open(
-        address: String, _ body: @escaping @Sendable (inout LibDBusError) -> OpaquePointer?
+        address: String, label: String, _ body: @escaping @Sendable (inout LibDBusError) -> OpaquePointer?
     ) async throws(DBusError) -> DBusConnection {
         _ = threadsInitialised
         let result: Result<DBusConnection, DBusError> = await withCheckedContinuation { continuation in
@@ -91,7 +92,7 @@ public final class DBusConnection: @unchecked Sendable {
                     return
                 }
                 dbus_connection_set_exit_on_disconnect(raw, 0)
-                let connection = DBusConnection(raw: raw, label: address.hasPrefix("unix:path=/var/run/dbus") ? "system" : "bus")
+                let connection = DBusConnection(raw: raw, label: label)
                 connection.loop.start { connection.drain() }
                 connection.loop.sync { connection.install() }
                 continuation.resume(returning: .success(connection))

@@ -23,27 +23,23 @@ final class TimeoutScheduler: @unchecked Sendable {
 
     /// Adds `timeout`, or re-reads it after libdbus toggled it.
     func update(_ timeout: OpaquePointer) {
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
+        let key = Self.key(timeout)
         let enabled = dbus_timeout_get_enabled(timeout) != 0
         let interval = UInt64(max(dbus_timeout_get_interval(timeout), 0)) * 1_000_000
         state.withLock { entries in
-            let index = entries.firstIndex { $0.timeout == key }
-            guard enabled else {
-                if let index { entries.swapAt(index, entries.count - 1); entries.removeLast() }
-                return
-            }
+            guard enabled else { return Self.remove(key, from: &entries) }
             let entry = Entry(timeout: key, interval: interval, deadline: Self.now &+ interval)
-            if let index { entries[index] = entry } else { entries.append(entry) }
+            if let index = entries.firstIndex(where: { $0.timeout == key }) {
+                entries[index] = entry
+            } else {
+                entries.append(entry)
+            }
         }
     }
 
     func remove(_ timeout: OpaquePointer) {
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
-        state.withLock { entries in
-            guard let index = entries.firstIndex(where: { $0.timeout == key }) else { return }
-            entries.swapAt(index, entries.count - 1)
-            entries.removeLast()
-        }
+        let key = Self.key(timeout)
+        state.withLock { Self.remove(key, from: &$0) }
     }
 
     /// Milliseconds until the earliest deadline, rounded up; -1 for none.
@@ -75,4 +71,15 @@ final class TimeoutScheduler: @unchecked Sendable {
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private static func key(_ timeout: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(timeout)))
+    }
+
+    /// Order does not matter: the last entry takes the removed one's place.
+    private static func remove(_ key: UInt, from entries: inout [Entry]) {
+        guard let index = entries.firstIndex(where: { $0.timeout == key }) else { return }
+        entries.swapAt(index, entries.count - 1)
+        entries.removeLast()
+    }
 }
