@@ -19,6 +19,12 @@ public struct Row {
         sqlite3_column_text(statement, Int32(column)).map { String(cString: $0) }
     }
 
+    /// The value's length in bytes as text, read in place without a copy.
+    public func byteCount(_ column: Int) -> Int {
+        _ = sqlite3_column_text(statement, Int32(column))
+        return Int(sqlite3_column_bytes(statement, Int32(column)))
+    }
+
     public func blob(_ column: Int) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(statement, Int32(column)))
         guard count > 0, let base = sqlite3_column_blob(statement, Int32(column)) else { return [] }

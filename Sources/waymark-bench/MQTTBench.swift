@@ -7,7 +7,11 @@ import Upload
 
 /// Samples published at QoS 1 to a local mosquitto by the MQTT sink (from
 /// the outbox, PUBACK moving its cursor), against paho-mqtt publishing the
-/// same batch payloads to the same broker, one in flight each.
+/// same batch payloads to the same broker, one in flight (as its
+/// `wait_for_publish` loop does). Beside them, the transport's own ceiling:
+/// libmosquitto (our `MQTTClient`) sending the same payloads, already
+/// encoded and with no queue behind them, 8 in flight as the sink does.
+/// Three rounds, interleaved; each figure is the median.
 struct MQTTBench {
     var quick: Bool
 
@@ -17,19 +21,60 @@ struct MQTTBench {
         defer { directory.remove() }
         let broker = try Mosquitto(directory: directory)
         defer { broker.stop() }
-        let database = try Database(path: directory.file("mqtt.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes))
-        let outbox = Outbox(database: database, sinks: [.mqtt])
-        for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(UploadBench.samples(10_000, from: start)) }
 
-        // The payloads the sink sends (seq 1…total, 500 to a batch), for paho.
-        var payloads = Data()
+        // The payloads the sink sends (seq 1…total, 500 to a batch), for paho and the ceiling.
+        var payloads: [[UInt8]] = []
         for start in stride(from: 0, to: total, by: 500) {
             let queued = UploadBench.samples(500, from: start).enumerated().map { QueuedSample(seq: Int64(start + $0.offset + 1), sample: $0.element) }
-            payloads.append(contentsOf: Batch(samples: queued).json(deviceID: "gw-bench", seqRange: true) + [UInt8(ascii: "\n")])
+            payloads.append(Batch(samples: queued).json(deviceID: "gw-bench", seqRange: true))
         }
-        try payloads.write(to: URL(fileURLWithPath: directory.file("payloads.ndjson")))
+        try Data(payloads.joined(separator: [UInt8(ascii: "\n")])).write(to: URL(fileURLWithPath: directory.file("payloads.ndjson")))
+        let venv = try PythonPeers.environment()
 
-        var settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, clientID: "waymark-bench")
+        var ours: [Double] = [], paho: [Double] = [], ceiling: [Double] = [], sql: [Double] = []
+        for round in 0..<3 {
+            ours.append(try await sink(total: total, broker: broker, directory: directory, round: round))
+            sql.append(try outboxSQL(total: total, directory: directory, round: round))
+            paho.append(try PythonPeers.rate(python: venv + "/bin/python", script: "mqtt_publisher.py",
+                                             [String(broker.port), broker.username, broker.password, directory.file("payloads.ndjson"), String(total)],
+                                             in: directory))
+            ceiling.append(try await transport(payloads, samples: total, broker: broker, round: round))
+        }
+        report.add("mqtt.published", runs: ours, unit: "samples/s", baselineRuns: paho, baselineName: "paho-mqtt 1.6.1",
+                   note: "\(total) fix samples from the outbox to a loopback mosquitto, QoS 1, 500 per message, 8 in flight, the cursor committed per 4 PUBACKs")
+        report.add("mqtt.transport", runs: ceiling, unit: "samples/s", baselineRuns: paho, baselineName: "paho-mqtt 1.6.1",
+                   note: "the same payloads already encoded, sent by libmosquitto with no queue behind them, 8 in flight: the broker's ceiling for any client")
+        report.add("mqtt.outbox_sql", runs: sql, unit: "samples/s", baselineRuns: paho, baselineName: "paho-mqtt 1.6.1",
+                   note: "the SQL the sink cannot skip, alone: each batch's 500 rows selected (every column read in place) and deleted once acknowledged, per 2,000")
+    }
+
+    /// The outbox's statements with nothing around them: the sink's floor in SQLite.
+    private func outboxSQL(total: Int, directory: TemporaryDirectory, round: Int) throws -> Double {
+        let database = try Database(path: directory.file("sql-\(round).db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes))
+        let outbox = Outbox(database: database, sinks: [.mqtt])
+        for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(UploadBench.samples(10_000, from: start)) }
+        let select = "SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox WHERE seq > ? ORDER BY seq LIMIT 500"
+        return Double(total) / (try measure {
+            var after: Int64 = 0, bytes = 0
+            for batch in 1...(total / 500) {
+                try database.read { connection in
+                    for last in try connection.rows(select, [.integer(after)], { row in
+                        bytes += row.byteCount(2) + row.byteCount(3) + row.byteCount(4) + row.byteCount(6)
+                        return row.integer(0) + Int64(row.real(1)) * 0 + row.integer(5) * 0
+                    }).suffix(1) { after = last }
+                }
+                if batch % 4 == 0 { try database.write { try $0.run("DELETE FROM outbox WHERE seq <= ?", [.integer(after)]) } }
+            }
+            guard bytes > 0 else { throw PeerError.startFailed("outbox", output: "no rows read") }
+        })
+    }
+
+    /// The sink draining an outbox of `total` samples.
+    private func sink(total: Int, broker: Mosquitto, directory: TemporaryDirectory, round: Int) async throws -> Double {
+        let database = try Database(path: directory.file("mqtt-\(round).db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes))
+        let outbox = Outbox(database: database, sinks: [.mqtt])
+        for start in stride(from: 0, to: total, by: 10_000) { try outbox.append(UploadBench.samples(10_000, from: start)) }
+        var settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, clientID: "waymark-bench-\(round)")
         (settings.username, settings.password) = (broker.username, broker.password)
         let options = MQTTPublisher<ContinuousClock>.Options(deviceID: "gw-bench", topicPrefix: "bench/waymark", batchCount: 500, batchBytes: 512 << 10,
                                                              discovery: nil, retryCap: .seconds(5))
@@ -44,12 +89,33 @@ struct MQTTBench {
             }
         }
         await publisher.stop()
-        let ours = Double(total) / seconds
-        let venv = try PythonPeers.environment()
-        let paho = try PythonPeers.rate(python: venv + "/bin/python", script: "mqtt_publisher.py",
-                                        [String(broker.port), broker.username, broker.password, directory.file("payloads.ndjson"), String(total)],
-                                        in: directory)
-        report.add("mqtt.published", ours, unit: "samples/s", baseline: paho, baselineName: "paho-mqtt 1.6.1",
-                   note: "\(total) fix samples from the outbox to a loopback mosquitto, QoS 1, 500 per message, 8 in flight, the cursor committed per 4 PUBACKs")
+        return Double(total) / seconds
+    }
+
+    /// libmosquitto alone: `payloads` published as fast as PUBACKs allow, 8 in flight.
+    private func transport(_ payloads: [[UInt8]], samples: Int, broker: Mosquitto, round: Int) async throws -> Double {
+        var settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, clientID: "waymark-bench-raw-\(round)")
+        (settings.username, settings.password) = (broker.username, broker.password)
+        let client = try MQTTClient(settings)
+        var events = client.events.makeAsyncIterator()
+        client.connect()
+        guard case .connected = await events.next() else { throw PeerError.startFailed("mosquitto", output: "the ceiling's client did not connect") }
+        let seconds = try await measure {
+            var next = 0, acknowledged = 0
+            while next < min(8, payloads.count) {
+                try client.publish("bench/raw/samples", payloads[next])
+                next += 1
+            }
+            while acknowledged < payloads.count, let event = await events.next() {
+                guard case .published = event else { continue }
+                acknowledged += 1
+                if next < payloads.count {
+                    try client.publish("bench/raw/samples", payloads[next])
+                    next += 1
+                }
+            }
+        }
+        client.disconnect(sendingWill: false)
+        return Double(samples) / seconds
     }
 }
