@@ -16,7 +16,9 @@ public struct Row {
     public func real(_ column: Int) -> Double { sqlite3_column_double(statement, Int32(column)) }
 
     public func text(_ column: Int) -> String? {
-        sqlite3_column_text(statement, Int32(column)).map { String(cString: $0) }
+        // The length SQLite already knows, rather than a scan for the NUL.
+        guard let text = sqlite3_column_text(statement, Int32(column)) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(column)))), as: UTF8.self)
     }
 
     /// The value's length in bytes as text, read in place without a copy.
