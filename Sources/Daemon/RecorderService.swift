@@ -68,7 +68,7 @@ actor RecorderService: Service {
         (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         recordings = RecordingStore(database: store.database)
         outbox = Outbox(database: store.database)
-        stamper = SampleStamper(clock: clock, outbox: outbox)
+        stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
         self.configuration = configuration
         self.bus = bus
         self.isAuthorized = isAuthorized

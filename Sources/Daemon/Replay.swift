@@ -45,7 +45,7 @@ package struct Replay {
     /// by the last record's time fire.
     package func run(_ reader: CaptureReader, pace: Pace = .fast) async throws -> ReplayOutcome {
         let clock = ReplayClock(bootID: reader.header.bootID)
-        var state = ReplayState(stamper: SampleStamper(clock: clock, outbox: outbox),
+        var state = ReplayState(stamper: SampleStamper(clock: clock, outbox: outbox, recordings: recordings),
                                 trips: TripRecorder(trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions),
                                 location: ReplayedLocation(settle: configuration.location.readerOptions.epochSettle.seconds))
         var first: CaptureRecord?

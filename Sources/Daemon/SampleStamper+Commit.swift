@@ -28,10 +28,11 @@ extension SampleStamper {
     func recordTrips(_ recorded: [RecordedSample], in recordings: RecordingStore) -> [TripChange] {
         recorded.compactMap { sample in
             guard let action = sample.tripAction, let id = sample.tripID else { return nil }
-            let at = wall(sample.time)
+            let stamped = stamp(sample.time)
+            let (at, unsynced) = (stamped.time, stamped.source == .unsynced ? (stamped.reading.bootID, sample.time) : nil)
             switch action {
-            case .started: try? recordings.tripStarted(id, at: at)
-            case .ended(_, let reason): try? recordings.tripEnded(id, at: at, reason: reason.rawValue)
+            case .started: try? recordings.tripStarted(id, at: at, unsynced: unsynced)
+            case .ended(_, let reason): try? recordings.tripEnded(id, at: at, reason: reason.rawValue, unsynced: unsynced)
             case .resumed: break
             }
             return TripChange(id: id, action: action, at: at)

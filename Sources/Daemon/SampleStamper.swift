@@ -7,17 +7,20 @@ import Upload
 
 /// Gives recorded samples, timed on the boot clock, their wall-clock time
 /// and its source. The first stamp from a trusted source re-stamps this
-/// boot's unsynced samples still queued.
+/// boot's unsynced samples still queued, and its trips' times with them.
 struct SampleStamper {
     let clock: any SystemClock
     let outbox: Outbox
+    /// Trips and their timelines, re-stamped with the samples.
+    let recordings: RecordingStore
     private var timeBase = TimeBase()
     /// The time source of the last samples stamped, to re-stamp once it becomes trusted.
     private var lastSource: TimeSource?
 
-    init(clock: any SystemClock, outbox: Outbox) {
+    init(clock: any SystemClock, outbox: Outbox, recordings: RecordingStore) {
         self.clock = clock
         self.outbox = outbox
+        self.recordings = recordings
     }
 
     /// The receiver's time, which dates samples while the system clock is unsynced.
@@ -37,7 +40,10 @@ struct SampleStamper {
         let stamped = stamp(recorded.time)
         if stamped.source != .unsynced, lastSource != stamped.source {
             let offset = stamped.time - recorded.time
-            if let count = try? outbox.restamp(bootID: stamped.reading.bootID, offset: offset, source: stamped.source), count > 0 {
+            let (boot, source, recordings) = (stamped.reading.bootID, stamped.source, recordings)
+            if let count = try? outbox.restamp(bootID: boot, offset: offset, source: source, alongside: {
+                try recordings.restamp(bootID: boot, offset: offset, source: source, on: $0)
+            }), count > 0 {
                 Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples")
             }
         }

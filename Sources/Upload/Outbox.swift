@@ -113,13 +113,16 @@ public struct Outbox: Sendable {
     /// wall time of their boot-clock reading (`boot time + offset`), and the
     /// trusted source. Returns how many were re-stamped.
     @discardableResult
-    public func restamp(bootID: String, offset: Double, source: TimeSource) throws -> Int {
+    /// `alongside` runs in the same transaction, for what else was timed so.
+    public func restamp(bootID: String, offset: Double, source: TimeSource, alongside: (Connection) throws -> Void = { _ in }) throws -> Int {
         try database.write { connection in
             try connection.run("""
                 UPDATE outbox SET time = boot_time + ?, time_source = ?
                 WHERE time_source = 'unsynced' AND boot_id = ? AND boot_time IS NOT NULL
                 """, [.real(offset), .text(source.rawValue), .text(bootID)])
-            return connection.changes
+            let count = connection.changes
+            try alongside(connection)
+            return count
         }
     }
 

@@ -109,6 +109,54 @@ struct ClockJumpTests {
         #expect(all.map(\.time) == all.map(\.time).sorted())
     }
 
+    /// A trip that starts before the clock is trusted moves with its
+    /// samples: its start and its timeline (the beacon's readings) sit
+    /// where the boot clock puts them on the trusted clock, not in 1970.
+    @Test func aTripStartedBeforeTheClockIsTrustedIsReTimedWithItsSamples() async throws {
+        let car = try Car(wall: 1_000)
+        defer { car.work.remove() }
+        let recorder = car.recorder()
+        await recorder.reconcile(missing: [])
+        await car.drive(recorder, seconds: 8)
+        let recordings = RecordingStore(database: car.store.database)
+        let id = try #require(await recorder.currentTrip)
+        #expect(try recordings.trips().first?.start.timeIntervalSince1970 ?? 0 < 2_000)
+
+        car.clock.setWall(Self.now2026, synchronized: true)
+        await car.drive(recorder, seconds: 3)
+        let start = try #require(try recordings.trips().first).start.timeIntervalSince1970
+        #expect(start > Self.now2026 - 12 && start < Self.now2026, "the trip starts \(start - Self.now2026) s from when NTP set the clock")
+        let readings = try recordings.readings(of: id).map(\.time)
+        #expect(!readings.isEmpty && readings.allSatisfy { $0 >= start && $0 > Self.now2026 - 12 && $0 < Self.now2026 + 4 }, "\(readings.map { $0 - Self.now2026 })")
+        #expect(readings == readings.sorted())
+    }
+
+    /// A whole trip before the clock is trusted: its start and end are both
+    /// re-timed once a sample is stamped by the trusted clock.
+    @Test func aTripEndedBeforeTheClockIsTrustedIsReTimedToo() async throws {
+        let car = try Car(wall: 1_000)
+        defer { car.work.remove() }
+        let recorder = car.recorder()
+        await recorder.reconcile(missing: [])
+        await car.drive(recorder, seconds: 5)
+        car.clock.advance(31)
+        await recorder.tick()
+        car.clock.advance(11)
+        await recorder.tick()
+        #expect(await recorder.currentTrip == nil)
+
+        // The car leaves again: the next trip's samples are the first stamped by NTP.
+        car.clock.setWall(Self.now2026, synchronized: true)
+        await car.drive(recorder, seconds: 8)
+        let trips = try RecordingStore(database: car.store.database).trips()
+        #expect(trips.count == 2)
+        let trip = try #require(trips.first)
+        let (start, end) = (trip.start.timeIntervalSince1970, try #require(trip.end).timeIntervalSince1970)
+        // Seen from 46 s to 42 s before the clock was set; the trip ends at the last sighting.
+        #expect(abs(start - (Self.now2026 - 46)) < 2, "start \(start - Self.now2026), end \(end - Self.now2026)")
+        #expect(abs(end - (Self.now2026 - 42)) < 2, "start \(start - Self.now2026), end \(end - Self.now2026)")
+    }
+
     /// With no NTP, the receiver's time dates the samples (`gnss`).
     @Test func aGNSSFixDatesSamplesWhileTheSystemClockIsUnsynced() async throws {
         let car = try Car(wall: 1_000)

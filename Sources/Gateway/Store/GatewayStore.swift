@@ -36,6 +36,7 @@ public struct GatewayStore: Sendable {
         Migration(8, Outbox.changes[0]),
         Migration(9, Outbox.changes[1]),
         Migration(10, RecordingStore.readingSchema),
+        Migration(11, RecordingStore.bootSchema),
     ]
 
     /// Opens (creating if needed) the store at `path`.
@@ -51,7 +52,7 @@ public struct GatewayStore: Sendable {
     /// knows the gateway.
     public func eraseAll() throws {
         try database.write { connection in
-            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip", "trip_point"] {
+            for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip", "trip_point", "trip_reading"] {
                 try connection.run("DELETE FROM \(table)")
             }
         }

@@ -1,4 +1,4 @@
-import Basics
+package import Basics
 import FoundationEssentials
 import Logging
 package import Recording
@@ -52,6 +52,21 @@ package struct RecordingStore: Sendable {
         ALTER TABLE trip_point ADD COLUMN time_source TEXT;
         """
 
+    /// Times taken before the clock was trusted keep their boot and
+    /// boot-clock reading, so that they move with the samples once it is
+    /// (`restamp`); both are cleared then. A point dated by the receiver's
+    /// own time has a boot but no reading: only its source changes.
+    package static let bootSchema = """
+        ALTER TABLE trip ADD COLUMN start_boot_id TEXT;
+        ALTER TABLE trip ADD COLUMN start_boot REAL;
+        ALTER TABLE trip ADD COLUMN end_boot_id TEXT;
+        ALTER TABLE trip ADD COLUMN end_boot REAL;
+        ALTER TABLE trip_point ADD COLUMN boot_id TEXT;
+        ALTER TABLE trip_point ADD COLUMN boot_time REAL;
+        ALTER TABLE trip_reading ADD COLUMN boot_id TEXT;
+        ALTER TABLE trip_reading ADD COLUMN boot_time REAL;
+        """
+
     /// Samples just queued as `seqs`, in order: their positions and
     /// readings join their trips' timelines, on `connection`, inside the
     /// transaction that queued them. In a savepoint of its own: timelines
@@ -81,14 +96,21 @@ package struct RecordingStore: Sendable {
             counts[tripID] = (known.count + 1, known.first, seq)
         }
         guard !counts.isEmpty else { return }
-        let point = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source) VALUES (?, ?, ?, ?, ?, ?)")
-        let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value) VALUES (?, ?, ?, ?, ?)")
+        let point = try connection.prepare("""
+            INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for sample in samples {
+            let boot = sample.timeSource == .unsynced ? sample.boot : nil
+            let bootID = boot.map { SQLValue.text($0.id) } ?? .null
             if let p = TripPoint(sample) {
-                try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue)])
+                // Dated by the sample's stamp, it moves with it; by the receiver's own time, it stays.
+                let bootTime = boot.flatMap { p.time == sample.time ? SQLValue.real($0.time) : nil } ?? .null
+                try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue),
+                               bootID, bootTime])
             }
             for r in TripReading.readings(of: sample) {
-                try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value)])
+                try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value), bootID, boot.map { .real($0.time) } ?? .null])
             }
         }
         for (tripID, count) in counts {
@@ -142,12 +164,36 @@ package struct RecordingStore: Sendable {
         try set("heartbeat", heartbeat.stored)
     }
 
-    package func tripStarted(_ id: String, at time: Double) throws {
-        try database.write { try $0.run("INSERT OR IGNORE INTO trip (id, start) VALUES (?, ?)", [.text(id), .real(time)]) }
+    /// `unsynced`: the boot and boot-clock reading of a start timed before
+    /// the clock was trusted.
+    package func tripStarted(_ id: String, at time: Double, unsynced: (id: String, time: Double)? = nil) throws {
+        try database.write {
+            try $0.run("INSERT OR IGNORE INTO trip (id, start, start_boot_id, start_boot) VALUES (?, ?, ?, ?)",
+                       [.text(id), .real(time), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null])
+        }
     }
 
-    package func tripEnded(_ id: String, at time: Double, reason: String) throws {
-        try database.write { try $0.run("UPDATE trip SET end = ?, end_reason = ? WHERE id = ?", [.real(time), .text(reason), .text(id)]) }
+    package func tripEnded(_ id: String, at time: Double, reason: String, unsynced: (id: String, time: Double)? = nil) throws {
+        try database.write {
+            try $0.run("UPDATE trip SET end = ?, end_reason = ?, end_boot_id = ?, end_boot = ? WHERE id = ?",
+                       [.real(time), .text(reason), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null, .text(id)])
+        }
+    }
+
+    /// The clock is trusted now: trips and timelines timed before it, in
+    /// boot `bootID`, move to their boot-clock reading + `offset`, as the
+    /// outbox's samples do (`Outbox.restamp`), on `connection`.
+    package func restamp(bootID: String, offset: Double, source: TimeSource, on connection: Connection) throws {
+        let (offset, boot) = (SQLValue.real(offset), SQLValue.text(bootID))
+        try connection.run("UPDATE trip SET start = start_boot + ?, start_boot = NULL, start_boot_id = NULL WHERE start_boot_id = ? AND start_boot IS NOT NULL",
+                           [offset, boot])
+        try connection.run("UPDATE trip SET end = end_boot + ?, end_boot = NULL, end_boot_id = NULL WHERE end_boot_id = ? AND end_boot IS NOT NULL",
+                           [offset, boot])
+        try connection.run("""
+            UPDATE trip_point SET time = coalesce(boot_time + ?, time), time_source = ?, boot_time = NULL, boot_id = NULL WHERE boot_id = ?
+            """, [offset, .text(source.rawValue), boot])
+        try connection.run("UPDATE trip_reading SET time = boot_time + ?, boot_time = NULL, boot_id = NULL WHERE boot_id = ? AND boot_time IS NOT NULL",
+                           [offset, boot])
     }
 
     package func trips() throws -> [StoredTrip] {
