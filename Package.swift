@@ -88,7 +88,7 @@ let package = Package(
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
         .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
-        .executableTarget(name: "waymark-demo", dependencies: ["DBus", "Peers"], swiftSettings: strict),
+        .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 
         // Starts and stops real peers by PID (dbus-daemon, python-dbusmock's
         // BlueZ, glewlwyd, gpsd, the ingest server): for the demo, the bench

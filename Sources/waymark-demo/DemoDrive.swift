@@ -37,7 +37,7 @@ final class DemoDrive: @unchecked Sendable {
     }
 
     func run() async throws {
-        say("the peers: OIDC provider, backend, system bus with BlueZ, gpsd replaying \(URL(fileURLWithPath: log).lastPathComponent)")
+        say("the peers: OIDC provider, backend, system bus with BlueZ, gpsd replaying \(URL(fileURLWithPath: log).lastPathComponent) (moved to end now)")
         let provider = try Glewlwyd(directory: work)
         cast.add("glewlwyd (OIDC provider)", provider.process)
         let backend = try IngestServer(directory: work)
@@ -47,7 +47,10 @@ final class DemoDrive: @unchecked Sendable {
         cast.add("python-dbusmock (BlueZ)", bluez.mock.process)
         try await bluez.addAdapter()
         environment = bluez.bus.environment
-        let gps = try GPSFake(log: log, directory: work, once: false)
+        let recent = work.file("recent-" + URL(fileURLWithPath: log).lastPathComponent)
+        try RecentLog(try String(contentsOfFile: log, encoding: .utf8), endingAt: Date().timeIntervalSince1970).text
+            .write(toFile: recent, atomically: false, encoding: .utf8)
+        let gps = try GPSFake(log: recent, directory: work, once: false)
         cast.add("gpsfake and gpsd", gps.process)
         var broker: Mosquitto?
         var subscriber: ChildProcess?
@@ -96,7 +99,7 @@ final class DemoDrive: @unchecked Sendable {
         try waymark(["trips"])
         let trips = try JSONSerialization.jsonObject(with: Data(try waymark(["trips", "--json"], echo: false).utf8)) as? [[String: Any]]
         guard let trip = trips?.last, let id = trip["id"] as? String else { throw DemoError.failed("no trip was recorded") }
-        try waymark(["export", "--trip", id, "--format", "geojson", "--out", output])
+        try waymark(["export", "--trip", id, "--format", "geojson", "--out", output, "--force"])
         try waymark(["report", "--trip", id, "--out", report, "--force"])
         let uploaded = try backend.summary()
         Console.show("""

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerHarness
 import Testing
@@ -23,6 +24,13 @@ struct DemoTests {
         #expect(output.contains("9 points, 0.69 km  (beaconLost)"), "\(output)")
         #expect(output.contains("distance  0.69 km over 9 fixes"))
         #expect(output.contains("uploaded  13 samples (2 beacon, 2 event, 9 fix), 0 duplicates"))
+        // The 2015 log is moved to end now: the trip is dated by the run
+        // (not 1024 weeks on, where gpsd 3.22 puts the log's own dates),
+        // and spans the drive's 22 minutes.
+        let start = try #require(Self.time(after: "\nstart     ", in: output), "\(output)")
+        let end = try #require(Self.time(after: "\nend       ", in: output), "\(output)")
+        #expect(end > started.timeIntervalSince1970 - 5 && end < Date().timeIntervalSince1970 + 5, "the trip ends at \(CivilTime.iso8601(end))")
+        #expect(abs(end - start - 1341) < 30, "the trip lasts \(end - start) s")
 
         // The track, read back by gpsbabel: the log's first and last fixes.
         let track = try ExportTests.readBack(work.file("trip.geojson"), format: "geojson", in: work)
@@ -73,6 +81,11 @@ struct DemoTests {
             }
         }
         #expect(blue > 300, "\(blue) track-coloured pixels in the track's box on \(png)")
+    }
+
+    /// The ISO 8601 time printed after `label` in the demo's summary.
+    static func time(after label: String, in output: String) -> Double? {
+        output.range(of: label).flatMap { CivilTime.parseISO8601(output[$0.upperBound...].prefix { !$0.isWhitespace }) }
     }
 
     /// The number of points in the `points` attribute of the element with `id`.
