@@ -39,6 +39,13 @@ struct ClockJumpTests {
             RecorderService(store: store, configuration: configuration, bus: nil, clock: clock, isAuthorized: { true }, samplesCommitted: { _, _ in })
         }
 
+        /// A recorder that has reconciled with nothing missing: armed and running.
+        func armedRecorder() async -> RecorderService {
+            let recorder = recorder()
+            await recorder.reconcile(missing: [])
+            return recorder
+        }
+
         /// The beacon seen once a second for `seconds`.
         func drive(_ recorder: RecorderService, seconds: Int) async {
             for _ in 0..<seconds {
@@ -64,8 +71,7 @@ struct ClockJumpTests {
     @Test func aWallClockJumpingByYearsNeitherEndsNorFreezesATrip() async throws {
         let car = try Car(wall: 1_000)
         defer { car.work.remove() }
-        let recorder = car.recorder()
-        await recorder.reconcile(missing: [])
+        let recorder = await car.armedRecorder()
         await car.drive(recorder, seconds: 5)
         #expect(await recorder.currentTrip != nil)
 
@@ -93,8 +99,7 @@ struct ClockJumpTests {
     @Test func unsyncedSamplesAreReStampedOnceTheClockIsTrusted() async throws {
         let car = try Car(wall: 1_000)
         defer { car.work.remove() }
-        let recorder = car.recorder()
-        await recorder.reconcile(missing: [])
+        let recorder = await car.armedRecorder()
         await car.drive(recorder, seconds: 8)
         let early = try car.samples()
         #expect(!early.isEmpty && early.allSatisfy { $0.source == "unsynced" && $0.time < 2_000 })
@@ -115,8 +120,7 @@ struct ClockJumpTests {
     @Test func aTripStartedBeforeTheClockIsTrustedIsReTimedWithItsSamples() async throws {
         let car = try Car(wall: 1_000)
         defer { car.work.remove() }
-        let recorder = car.recorder()
-        await recorder.reconcile(missing: [])
+        let recorder = await car.armedRecorder()
         await car.drive(recorder, seconds: 8)
         let recordings = RecordingStore(database: car.store.database)
         let id = try #require(await recorder.currentTrip)
@@ -136,8 +140,7 @@ struct ClockJumpTests {
     @Test func aTripEndedBeforeTheClockIsTrustedIsReTimedToo() async throws {
         let car = try Car(wall: 1_000)
         defer { car.work.remove() }
-        let recorder = car.recorder()
-        await recorder.reconcile(missing: [])
+        let recorder = await car.armedRecorder()
         await car.drive(recorder, seconds: 5)
         car.clock.advance(31)
         await recorder.tick()
@@ -161,8 +164,7 @@ struct ClockJumpTests {
     @Test func aGNSSFixDatesSamplesWhileTheSystemClockIsUnsynced() async throws {
         let car = try Car(wall: 1_000)
         defer { car.work.remove() }
-        let recorder = car.recorder()
-        await recorder.reconcile(missing: [])
+        let recorder = await car.armedRecorder()
         await car.drive(recorder, seconds: 4)
         var fix = Fix()
         fix.mode = 3
