@@ -2,12 +2,34 @@ public import Foundation
 
 /// Loopback ports for peers that listen on TCP.
 public enum FreePort {
-    /// A port the kernel just handed out and released, free to bind.
+    /// A loopback port free to bind, below the kernel's ephemeral range
+    /// (`ip_local_port_range`). A port inside it can be taken between the
+    /// check and the peer's bind by any outgoing connection's source port,
+    /// or by a client retrying a peer that is down: a loopback connect to a
+    /// port nothing listens on may be given that same port as its source
+    /// and connect to itself (TCP simultaneous open). A gpsd restarted on
+    /// its old port then fails with "Address already in use".
     public static func tcp() throws -> Int {
+        let ephemeral = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32_768
+        if ephemeral > 12_000 {
+            for _ in 0..<64 {
+                let port = Int.random(in: 10_000..<ephemeral)
+                if try bound(port) == port { return port }
+            }
+        }
+        guard let any = try bound(0) else { throw PeerError.startFailed("a free TCP port", output: "none to bind") }
+        return any
+    }
+
+    /// Binds and releases `port` on loopback (0: any the kernel picks);
+    /// the port bound, or nil when it is taken.
+    private static func bound(_ port: Int) throws -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
@@ -15,7 +37,10 @@ public enum FreePort {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw PeerError.startFailed("a free TCP port", output: String(cString: strerror(errno))) }
+        guard bound else {
+            if port != 0, errno == EADDRINUSE || errno == EACCES { return nil }
+            throw PeerError.startFailed("a free TCP port", output: String(cString: strerror(errno)))
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
