@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "Upload", "Telemetry", "Advertisements", "Basics", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
-        .target(name: "Advertisements", dependencies: ["Cipher"], swiftSettings: strict),
+        .target(name: "Advertisements", dependencies: ["Basics", "Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.

@@ -1,3 +1,5 @@
+internal import Basics
+
 /// Bounds-checked reads from a byte slice. Every read returns nil past the
 /// end, so no input can make a decoder trap.
 struct ByteReader {
@@ -88,20 +90,11 @@ enum Hex {
         out.reserveCapacity(utf8.count / 2)
         var index = 0
         while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            guard let high = HexDigit.value(utf8[index]), let low = HexDigit.value(utf8[index + 1]) else { return nil }
             out.append(high << 4 | low)
             index += 2
         }
         return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
     }
 }
 

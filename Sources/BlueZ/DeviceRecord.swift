@@ -74,23 +74,25 @@ struct DeviceRecord: Sendable {
         case "TxPower": txPower = value.int64.map(Int.init)
         case "Name", "Alias": if key == "Name" || name == nil { name = value.string }
         case "Paired": paired = value.bool ?? paired
+        // A malformed value (like python-dbusmock's aa{qv}) is ignored, not fatal.
         case "ManufacturerData":
-            // A malformed value (like python-dbusmock's aa{qv}) is ignored, not fatal.
-            guard let entries = value.entries else { return }
-            var data: [UInt16: [UInt8]] = [:]
-            for entry in entries {
-                if case .uint16(let id) = entry.key, let bytes = entry.value.bytes { data[id] = bytes }
-            }
-            manufacturerData = data
+            manufacturerData = Self.bytes(by: value) { if case .uint16(let id) = $0 { id } else { nil } } ?? manufacturerData
         case "ServiceData":
-            guard let entries = value.entries else { return }
-            var data: [String: [UInt8]] = [:]
-            for entry in entries {
-                if case .string(let uuid) = entry.key, let bytes = entry.value.bytes { data[uuid] = bytes }
-            }
-            serviceData = data
+            serviceData = Self.bytes(by: value) { if case .string(let uuid) = $0 { uuid } else { nil } } ?? serviceData
         default: return
         }
+    }
+
+    /// A dictionary of byte arrays (`a{qv}`, `a{sv}`), keyed by what `key`
+    /// makes of each entry's key; entries it refuses, or whose value holds
+    /// no bytes, are skipped. nil when the value is no dictionary.
+    private static func bytes<Key: Hashable>(by value: DBusValue, key: (DBusValue) -> Key?) -> [Key: [UInt8]]? {
+        guard let entries = value.entries else { return nil }
+        var data: [Key: [UInt8]] = [:]
+        for entry in entries {
+            if let key = key(entry.key), let bytes = entry.value.bytes { data[key] = bytes }
+        }
+        return data
     }
 
     /// The record as a sighting stamped now (monotonic).

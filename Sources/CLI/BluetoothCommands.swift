@@ -321,13 +321,7 @@ enum BluetoothCommands {
             return .usage
         }
         let store: GatewayStore
-        switch StoreAccess.open(invocation, for: "unpair", create: false) {
-        case .store(let opened): store = opened
-        case .absent:
-            Log.error("unpair: no pairing #\(id)")
-            return .dataError
-        case .failed(let code): return code
-        }
+        do { store = try StoreAccess.existing(invocation, for: "unpair", absent: "no pairing #\(id)") } catch { return error }
         do {
             try PairingStore(database: store.database).unpair(id)
             print("unpaired #\(id)")

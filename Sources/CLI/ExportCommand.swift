@@ -28,13 +28,9 @@ enum ExportCommand {
         }
         let points: [TripPoint]
         let recordings: RecordingStore
-        switch StoreAccess.open(invocation, for: "export", create: false) {
-        case .store(let store): recordings = RecordingStore(database: store.database)
-        case .absent:
-            Log.error("export: no trip \(tripID); nothing is recorded yet")
-            return .dataError
-        case .failed(let code): return code
-        }
+        do {
+            recordings = RecordingStore(database: try StoreAccess.existing(invocation, for: "export", absent: "no trip \(tripID); nothing is recorded yet").database)
+        } catch { return error }
         do {
             guard try recordings.trips().contains(where: { $0.id == tripID }) else {
                 Log.error("export: no trip \(tripID); see waymark trips")
@@ -51,13 +47,7 @@ enum ExportCommand {
         default: gpx(tripID, points)
         }
         if let path = invocation.values["--out"] {
-            do {
-                try PrivateFile.write(Array(text.utf8), to: path, replace: invocation.flag("--force"))
-            } catch {
-                Log.error("export: \(error)")
-                return .cannotCreate
-            }
-            Log.notice("export: \(points.count) points of \(tripID) written to \(path)")
+            return PrivateFile.output(text, to: path, invocation, saying: "export: \(points.count) points of \(tripID) written to \(path)")
         } else {
             print(text, terminator: "")
         }

@@ -1,4 +1,5 @@
 import Gateway
+import Logging
 internal import Glibc
 
 /// Writes a file of the user's private data (a track, a report): mode 0600
@@ -31,5 +32,18 @@ enum PrivateFile {
             offset += written
         }
         guard fsync(fd) == 0 else { throw .system(path, errno) }
+    }
+
+    /// A command's `--out` file (replaced with `--force`): `done` is said
+    /// once it is written; a file that cannot be is said and exits 73.
+    static func output(_ text: String, to path: String, _ invocation: Invocation, saying done: @autoclosure () -> String) -> ExitCode {
+        do {
+            try write(Array(text.utf8), to: path, replace: invocation.flag("--force"))
+        } catch {
+            Log.error("\(invocation.command ?? "waymark"): \(error)")
+            return .cannotCreate
+        }
+        Log.notice(done())
+        return .ok
     }
 }

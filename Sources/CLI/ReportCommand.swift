@@ -16,13 +16,7 @@ enum ReportCommand {
     static func report(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         let store: GatewayStore
-        switch StoreAccess.open(invocation, for: "report", create: false) {
-        case .store(let opened): store = opened
-        case .absent:
-            Log.error("report: nothing is recorded yet")
-            return .dataError
-        case .failed(let code): return code
-        }
+        do { store = try StoreAccess.existing(invocation, for: "report", absent: "nothing is recorded yet") } catch { return error }
         let report: TripReport
         do {
             guard let tripID = try invocation.values["--trip"] ?? RecordingStore(database: store.database).trips().last?.id,
@@ -40,13 +34,6 @@ enum ReportCommand {
             print(html, terminator: "")
             return .ok
         }
-        do {
-            try PrivateFile.write(Array(html.utf8), to: path, replace: invocation.flag("--force"))
-        } catch {
-            Log.error("report: \(error)")
-            return .cannotCreate
-        }
-        Log.notice("report: \(report.trip.id) written to \(path)")
-        return .ok
+        return PrivateFile.output(html, to: path, invocation, saying: "report: \(report.trip.id) written to \(path)")
     }
 }

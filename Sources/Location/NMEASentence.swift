@@ -1,3 +1,5 @@
+internal import Basics
+
 /// One NMEA 0183 sentence: `$GPRMC,…*hh`, checksum verified.
 ///
 /// Parsing never traps: any bytes either give a sentence or a typed error.
@@ -59,7 +61,7 @@ public struct NMEASentence: Sendable, Equatable {
             }
         }
         if bodyEnd < end {
-            guard bodyEnd + 3 == end, let high = Self.hex(line[bodyEnd + 1]), let low = Self.hex(line[bodyEnd + 2]) else { throw .malformedChecksum }
+            guard bodyEnd + 3 == end, let high = HexDigit.value(line[bodyEnd + 1]), let low = HexDigit.value(line[bodyEnd + 2]) else { throw .malformedChecksum }
             let found = high << 4 | low
             guard checksum == found else { throw .badChecksum(expected: checksum, found: found) }
             checksummed = true
@@ -101,15 +103,6 @@ public struct NMEASentence: Sendable, Equatable {
     public var fieldCount: Int { starts.count - 1 }
 
     public static func == (lhs: NMEASentence, rhs: NMEASentence) -> Bool { lhs.line == rhs.line }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
-    }
 
     /// The byte range of field `index`, or nil when absent or empty.
     @inline(__always)

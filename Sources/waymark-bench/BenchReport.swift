@@ -3,33 +3,21 @@ import Foundation
 /// Figures printed by the bench: each with its unit, and where there is a
 /// baseline measured in the same run, the ratio against it.
 struct BenchReport {
+    /// Encoded as is: optionals that are nil are left out.
     struct Figure: Encodable {
-        var name: String
-        var value: Double
-        var unit: String
-        var baseline: Double?
-        var baselineName: String?
+        var name: String, value: Double, unit: String
+        /// A baseline measured in the same run, its name, and `value / baseline`.
+        var baseline: Double?, baselineName: String?, ratio: Double?
         var note: String?
-        var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
 
         enum CodingKeys: String, CodingKey { case name, value, unit, baseline, baselineName = "baseline_name", note, ratio }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(value, forKey: .value)
-            try container.encode(unit, forKey: .unit)
-            try container.encodeIfPresent(baseline, forKey: .baseline)
-            try container.encodeIfPresent(baselineName, forKey: .baselineName)
-            try container.encodeIfPresent(note, forKey: .note)
-            try container.encodeIfPresent(ratio, forKey: .ratio)
-        }
     }
 
     var figures: [Figure] = []
 
     mutating func add(_ name: String, _ value: Double, unit: String, baseline: Double? = nil, baselineName: String? = nil, note: String? = nil) {
-        figures.append(Figure(name: name, value: value, unit: unit, baseline: baseline, baselineName: baselineName, note: note))
+        figures.append(Figure(name: name, value: value, unit: unit, baseline: baseline, baselineName: baselineName,
+                              ratio: baseline.map { $0 > 0 ? value / $0 : 0 }, note: note))
     }
 
     /// A figure measured in several runs: the median, with every run's

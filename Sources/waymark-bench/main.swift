@@ -21,39 +21,26 @@ func bench() async throws -> BenchReport {
 }
 
 do {
-    if let index = arguments.firstIndex(of: "--receive-burst") {
-        let rest = Array(arguments[arguments.index(after: index)...])
-        try await ScanBench.receiveBurst(address: rest[0], device: rest[1], count: Int(rest[2]) ?? 0)
-        exit(0)
-    }
-    if let index = arguments.firstIndex(of: "--receive-floor-burst") {
-        let rest = Array(arguments[arguments.index(after: index)...])
-        exit(dbus_floor_receive(rest[0], rest[1], rest[2], Int(rest[3]) ?? 0))
-    }
-    if let index = arguments.firstIndex(of: "--receive-mgmt-burst") {
-        let rest = Array(arguments[arguments.index(after: index)...])
-        try await ScanBench.receiveManagementBurst(address: rest[0], socketPath: rest[1], count: Int(rest[2]) ?? 0)
-        exit(0)
-    }
-    if let index = arguments.firstIndex(of: "--receive-adverts") {
-        let rest = Array(arguments[arguments.index(after: index)...])
-        try await VMStackBench.receiveAdverts(adapter: rest[0], seconds: Int(rest[1]) ?? 60)
-        exit(0)
-    }
-    if let index = arguments.firstIndex(of: "--many-devices") {
-        try await ScanBench.countDevices(address: arguments[arguments.index(after: index)])
-        exit(0)
-    }
-    if let index = arguments.firstIndex(of: "--decode-only") {
-        var report = BenchReport()
-        ScanBench(quick: true).decodeOnly(arguments[arguments.index(after: index)], into: &report)
-        print(report.text)
-        exit(0)
-    }
-    if let index = arguments.firstIndex(of: "--upload-soak") {
-        let rest = Array(arguments[arguments.index(after: index)...])
-        let sinks = rest.count > 4 ? rest[4].split(separator: ",").compactMap { UploadSink(rawValue: String($0)) } : [.http]
-        try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3], sinks: sinks, mqtt: rest.count > 5 ? rest[5] : nil)
+    // The entry points of the bench's own child processes (receivers,
+    // soaks): each takes the arguments after its flag, then the process exits.
+    let children: [String: ([String]) async throws -> Void] = [
+        "--receive-burst": { try await ScanBench.receiveBurst(address: $0[0], device: $0[1], count: Int($0[2]) ?? 0) },
+        "--receive-floor-burst": { exit(dbus_floor_receive($0[0], $0[1], $0[2], Int($0[3]) ?? 0)) },
+        "--receive-mgmt-burst": { try await ScanBench.receiveManagementBurst(address: $0[0], socketPath: $0[1], count: Int($0[2]) ?? 0) },
+        "--receive-adverts": { try await VMStackBench.receiveAdverts(adapter: $0[0], seconds: Int($0[1]) ?? 60) },
+        "--many-devices": { try await ScanBench.countDevices(address: $0[0]) },
+        "--decode-only": { rest in
+            var report = BenchReport()
+            ScanBench(quick: true).decodeOnly(rest[0], into: &report)
+            print(report.text)
+        },
+        "--upload-soak": { rest in
+            let sinks = rest.count > 4 ? rest[4].split(separator: ",").compactMap { UploadSink(rawValue: String($0)) } : [.http]
+            try await UploadSoak.run(database: rest[0], issuer: rest[1], backend: rest[2], mode: rest[3], sinks: sinks, mqtt: rest.count > 5 ? rest[5] : nil)
+        },
+    ]
+    if let index = arguments.firstIndex(where: { children[$0] != nil }) {
+        try await children[arguments[index]]!(Array(arguments[arguments.index(after: index)...]))
         exit(0)
     }
     // `--NAME-only` runs one section of the bench.

@@ -28,6 +28,18 @@ package enum StoreAccess {
         }
     }
 
+    /// The store of a command that has nothing to do without one: with no
+    /// store, `absent` is said on stderr and the command exits 65.
+    package static func existing(_ invocation: Invocation, for command: String, absent: @autoclosure () -> String) throws(ExitCode) -> GatewayStore {
+        switch open(invocation, for: command, create: false) {
+        case .store(let store): return store
+        case .absent:
+            Log.error("\(command): \(absent())")
+            throw .dataError
+        case .failed(let code): throw code
+        }
+    }
+
     /// sysexits(3) for a store that cannot be used: 77 for permissions and
     /// ownership, 74 for a store from a newer Waymark or an I/O problem, 73
     /// when it cannot be created.
