@@ -111,9 +111,9 @@ public struct Outbox: Sendable {
 
     /// Once the clock is trusted: gives this boot's `unsynced` samples the
     /// wall time of their boot-clock reading (`boot time + offset`), and the
-    /// trusted source. Returns how many were re-stamped.
+    /// trusted source. Returns how many were re-stamped. `alongside` runs
+    /// in the same transaction, for what else was timed on the unsynced clock.
     @discardableResult
-    /// `alongside` runs in the same transaction, for what else was timed so.
     public func restamp(bootID: String, offset: Double, source: TimeSource, alongside: (Connection) throws -> Void = { _ in }) throws -> Int {
         try database.write { connection in
             try connection.run("""

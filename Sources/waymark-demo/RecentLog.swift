@@ -7,15 +7,16 @@ import Basics
 /// move them 1024 weeks on, as it does with this log's 2015.
 ///
 /// Times are in RMC, GGA, GLL and ZDA; a sentence without a date (GGA,
-/// GLL) takes the last date seen. Lines that are not such sentences pass
-/// unchanged.
+/// GLL) takes the last date seen (the first, before any). Lines that are
+/// not such sentences pass unchanged.
 struct RecentLog {
     private(set) var text: String
 
     init(_ original: String, endingAt now: Double) {
         let lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // The log's own times, each sentence's or nil, in order.
-        var date: String?
+        // The log's own times, each sentence's or nil, in order; sentences
+        // before the first date take that one.
+        var date = lines.lazy.compactMap { Sentence($0)?.date }.first
         var times: [Double?] = []
         for line in lines {
             guard let sentence = Sentence(line) else {
