@@ -1,4 +1,4 @@
-public import FoundationEssentials
+internal import FoundationEssentials
 
 /// The claims Waymark reads from the ID token. The token came straight from
 /// the token endpoint over TLS, so its issuer, audience and expiry are

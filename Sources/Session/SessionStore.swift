@@ -1,4 +1,4 @@
-public import FoundationEssentials
+internal import FoundationEssentials
 public import Storage
 
 /// The persisted session, in the gateway's SQLite store (a 0600 file under a

@@ -48,8 +48,3 @@ public struct TokenResponse: Sendable, Decodable, CustomStringConvertible {
 
     static let longestLifetime = 10 * 365 * 86_400.0
 }
-
-/// An error answer (RFC 6749 §5.2), when there is a body at all.
-struct OAuthErrorResponse: Sendable, Decodable {
-    var error: String
-}

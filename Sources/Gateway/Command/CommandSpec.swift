@@ -32,17 +32,6 @@ package struct CommandSpec: Sendable {
     }
 }
 
-package struct OptionSpec: Sendable {
-    package var name: String
-    /// nil for a flag; otherwise the placeholder shown in help.
-    package var valueName: String?
-    package var help: String
-
-    package init(name: String, valueName: String? = nil, help: String) {
-        (self.name, self.valueName, self.help) = (name, valueName, help)
-    }
-}
-
 extension String {
     package func padding(to width: Int) -> String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)

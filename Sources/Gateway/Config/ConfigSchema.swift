@@ -4,18 +4,6 @@ import Location
 import Session
 import Upload
 
-/// Every key the config file accepts: its section, its default as text, what
-/// it means, and how it is applied. The README's key table and the default
-/// config are generated from this list, so the three cannot drift apart.
-package struct ConfigKey: Sendable {
-    package var section: String
-    package var name: String
-    package var defaultText: String
-    package var help: String
-    /// Applies `text` to the configuration; returns why it is not valid, or nil.
-    package var apply: @Sendable (inout Configuration, String) -> String?
-}
-
 package enum ConfigSchema {
     package static let keys: [ConfigKey] = [
         text("Session", "Issuer", "", "OIDC issuer URL (https, or http on loopback)", url: true) { $0.session.issuer = $1 },

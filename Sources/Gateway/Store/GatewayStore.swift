@@ -99,13 +99,6 @@ public struct GatewayStore: Sendable {
     }
 }
 
-public struct StoredEvent: Sendable, Equatable {
-    public var id: Int64
-    public var time: Date
-    public var kind: String
-    public var detail: String
-}
-
 extension JSONEncoder {
     /// Sorted keys, so stored and printed JSON is stable.
     package static var sorted: JSONEncoder {
