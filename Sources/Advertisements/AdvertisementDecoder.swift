@@ -1,3 +1,5 @@
+internal import Basics
+
 /// Turns manufacturer and service data, as BlueZ reports them, into typed
 /// advertisements. Pure functions: no I/O, no state (replay protection for
 /// BTHome is `BTHomeReplayGuard`, kept by the caller).
@@ -48,13 +50,7 @@ public enum AdvertisementDecoder {
             func hex(_ range: Range<Int>) -> UInt16? {
                 var value: UInt16 = 0
                 for i in range {
-                    let c = bytes[i] | 0x20
-                    let digit: UInt8
-                    switch c {
-                    case 0x30...0x39: digit = c - 0x30
-                    case 0x61...0x66: digit = c - 0x61 + 10
-                    default: return nil
-                    }
+                    guard let digit = HexDigit.value(bytes[i]) else { return nil }
                     value = value << 4 | UInt16(digit)
                 }
                 return value

@@ -34,6 +34,19 @@ struct AdvertisementDecoderTests {
         #expect(recognised > 100_000)
     }
 
+    /// Service UUIDs are read digit by digit: every case of hex, the short
+    /// and full forms, and nothing else (a control byte is no digit).
+    @Test func aServiceUUIDIsReadOnlyFromHexDigits() {
+        #expect(AdvertisementDecoder.shortUUID("feaa") == 0xFEAA)
+        #expect(AdvertisementDecoder.shortUUID("FCD2") == 0xFCD2)
+        #expect(AdvertisementDecoder.shortUUID("0xFeAa") == 0xFEAA)
+        #expect(AdvertisementDecoder.shortUUID("0000fcd2-0000-1000-8000-00805F9B34FB") == 0xFCD2)
+        #expect(AdvertisementDecoder.shortUUID("0000fcd2-0000-1000-8000-00805f9b34fc") == nil)
+        #expect(AdvertisementDecoder.shortUUID("fcdg") == nil)
+        #expect(AdvertisementDecoder.shortUUID("\u{10}\u{11}\u{12}\u{13}") == nil)
+        #expect(AdvertisementDecoder.shortUUID("fcd") == nil)
+    }
+
     @Test func unknownFormatsComeBackRawNotAsErrors() {
         #expect(AdvertisementDecoder.decode(companyID: 0x1234, [1, 2, 3]) == .unknown(.manufacturer(companyID: 0x1234, data: [1, 2, 3])))
         let uuid = "0000180f-0000-1000-8000-00805f9b34fb"
