@@ -13,26 +13,25 @@ struct RecentLog {
     private(set) var text: String
 
     init(_ original: String, endingAt now: Double) {
-        let lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // The log's own times, each sentence's or nil, in order; sentences
-        // before the first date take that one.
-        var date = lines.lazy.compactMap { Sentence($0)?.date }.first
-        var times: [Double?] = []
-        for line in lines {
-            guard let sentence = Sentence(line) else {
-                times.append(nil)
-                continue
-            }
+        // Split on the bytes: a CR LF pair is one Character, and splitting the
+        // String on "\n" would leave a CR LF log whole.
+        let lines = original.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let sentences = lines.map(Sentence.init)
+        // Each sentence's own time, or nil, in order; those before the
+        // first date take that one.
+        var date = sentences.lazy.compactMap { $0?.date }.first
+        let times = sentences.map { sentence -> Double? in
+            guard let sentence else { return nil }
             date = sentence.date ?? date
-            times.append(sentence.time.flatMap { time in date.flatMap { Self.seconds(date: $0, time: time) } })
+            return sentence.time.flatMap { time in date.flatMap { Self.seconds(date: $0, time: time) } }
         }
         guard let last = times.compactMap({ $0 }).max() else {
             text = original
             return
         }
         let shift = (now - last).rounded(.down)
-        text = zip(lines, times).map { line, time in
-            guard let time, var sentence = Sentence(line) else { return line }
+        text = zip(lines, zip(sentences, times)).map { line, parsed in
+            guard var sentence = parsed.0, let time = parsed.1 else { return line }
             return sentence.moved(to: time + shift)
         }.joined(separator: "\n")
     }
@@ -52,12 +51,15 @@ struct RecentLog {
         var fields: [String]
         let timeField: Int
         let kind: Kind
+        /// What follows the checksum (a CR), kept as it was.
+        let ending: Substring
 
         enum Kind { case rmc, gga, gll, zda }
 
         init?(_ line: String) {
             guard line.hasPrefix("$"), let star = line.lastIndex(of: "*") else { return nil }
             fields = line[line.index(after: line.startIndex)..<star].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            ending = line[star...].dropFirst(3)
             guard let type = fields.first, type.count == 5 else { return nil }
             switch type.suffix(3) {
             case "RMC" where fields.count > 9: (kind, timeField) = (.rmc, 1)
@@ -93,7 +95,7 @@ struct RecentLog {
             let body = fields.joined(separator: ",")
             let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
             let hex = Array("0123456789ABCDEF".utf8)
-            return "$" + body + "*" + String(decoding: [hex[Int(checksum >> 4)], hex[Int(checksum & 0xF)]], as: UTF8.self)
+            return "$" + body + "*" + String(decoding: [hex[Int(checksum >> 4)], hex[Int(checksum & 0xF)]], as: UTF8.self) + ending
         }
     }
 }
