@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
-        .target(name: "Bluetooth", dependencies: ["CBluetooth", "CSystem"], swiftSettings: strict),
+        .target(name: "Bluetooth", dependencies: ["CBluetooth", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
@@ -98,6 +98,7 @@ let package = Package(
         // need), with the peers re-exported. No shipped executable links it.
         .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),
 
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"], swiftSettings: strict),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements", "Basics"], swiftSettings: strict),

@@ -1,22 +1,12 @@
+internal import Basics
 internal import Glibc
 
 /// Small files the kernel serves (`/proc`, `/sys`): read whole up to a
 /// bound, or written once.
 enum KernelFile {
-    /// The file's bytes, at most `limit`; nil when it cannot be opened.
+    /// The file's bytes; nil when it cannot be read or has over `limit`.
     static func read(_ path: String, limit: Int = 1 << 16) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
+        try? BoundedFile.read(path, limit: limit)
     }
 
     /// The file's first line, without the newline.

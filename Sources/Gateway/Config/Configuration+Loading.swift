@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Glibc
 import Upload
@@ -10,26 +11,15 @@ extension Configuration {
     /// Loads the config file. A missing file at the default path means all
     /// defaults; a missing file named by the user (`explicit`) is an error.
     public static func load(path: String = defaultPath, explicit: Bool = false) throws(ConfigError) -> Configuration {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if !explicit && errno == ENOENT { return Configuration() }
-            throw ConfigError(file: path, line: 0, key: "", message: "cannot read the file: \(String(cString: strerror(errno)))")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: maximumSize)
+        } catch {
+            if !explicit, error == .cannotOpen(errno: ENOENT) { return Configuration() }
+            let message = error == .tooLarge(limit: maximumSize) ? "the file is over 1 MiB; that is not a config file" : error.description
+            throw ConfigError(file: path, line: 0, key: "", message: message)
         }
-        defer { close(fd) }
-        // Read at most one byte past the limit: /dev/zero or a huge file is refused, not slurped.
-        var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes[count...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw ConfigError(file: path, line: 0, key: "", message: "cannot read the file: \(String(cString: strerror(errno)))") }
-            if got == 0 { break }
-            count += got
-        }
-        guard count <= maximumSize else {
-            throw ConfigError(file: path, line: 0, key: "", message: "the file is over 1 MiB; that is not a config file")
-        }
-        guard let text = String(validating: bytes[..<count], as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: 0, key: "", message: "the file is not UTF-8 text")
         }
         return try parse(text, file: path)
