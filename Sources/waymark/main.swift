@@ -1,7 +1,13 @@
 import CLI
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-exit(await WaymarkCLI.main(Array(CommandLine.arguments.dropFirst())))
+// The main thread waits rather than awaiting at top level: an async main ends
+// the main thread with pthread_exit, whose forced unwind reads the binary's
+// unwind tables once, and those pages then stay in the daemon's resident set.
+let arguments = Array(CommandLine.arguments.dropFirst())
+Task.detached { exit(await WaymarkCLI.main(arguments)) }
+DispatchSemaphore(value: 0).wait()
