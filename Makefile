@@ -11,7 +11,7 @@ APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-d
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium
 
-.PHONY: all build release test test-vm deps demo demo-mqtt bench bench-vm fuzz clean install uninstall
+.PHONY: all build release test test-vm deps demo demo-mqtt bench bench-vm order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -75,6 +75,20 @@ bench: deps
 bench-vm: deps
 	$(SWIFT) build -c release
 	.build/release/waymark-bench --vm-stack-only
+
+# Remakes Sources/waymark/waymark.order, the functions a recording daemon
+# runs, which the release link puts together (see Package.swift): the
+# daemon runs under valgrind's callgrind through the launch bench and the
+# demo's drive (a few minutes). Worth running after large changes; names
+# that no longer exist are skipped, so a stale list costs memory, not
+# correctness (`waymark-bench --launch-only` shows the resident set).
+order-file: deps
+	@command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind"; exit 1; }
+	$(SWIFT) build -c release
+	.build/release/waymark-bench --order-file Sources/waymark/waymark.order
+	@# SwiftPM does not see the list as an input of the link: relink now.
+	rm -f .build/release/waymark
+	$(SWIFT) build -c release --product waymark
 
 # Structure-aware fuzzing of every parser of outside bytes, 10 M inputs each
 # (minutes, so not part of `make test`, which runs a short version).

@@ -7,11 +7,13 @@ import Peers
 /// glewlwyd; and the daemon's RSS while it records.
 struct LaunchBench {
     var quick: Bool
+    /// What runs as `waymark` (the order-file profile wraps it in valgrind).
+    var binary: String?
 
     func run(into report: inout BenchReport) async throws {
         let work = try TemporaryDirectory("waymark-bench-launch")
         defer { work.remove() }
-        let binary = try WaymarkBinary.named("waymark")
+        let binary = try self.binary ?? WaymarkBinary.named("waymark")
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
@@ -33,6 +35,9 @@ struct LaunchBench {
         ChildProcess.feed(input, Data((Glewlwyd.password + "\n").utf8))
         guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
 
+        // A binary linked a moment ago is dirty in the page cache, and smaps
+        // would count its pages as the daemon's private dirty memory.
+        sync()
         var launches: [Double] = []
         var rss = 0.0
         var memory: [String: Double] = [:]

@@ -21,14 +21,15 @@ func bench() async throws -> BenchReport {
 }
 
 do {
-    // The entry points of the bench's own child processes (receivers,
-    // soaks): each takes the arguments after its flag, then the process exits.
+    // Entry points that take the arguments after their flag, then exit: the
+    // bench's own child processes (receivers, soaks) and `--order-file`.
     let children: [String: ([String]) async throws -> Void] = [
         "--receive-burst": { try await ScanBench.receiveBurst(address: $0[0], device: $0[1], count: Int($0[2]) ?? 0) },
         "--receive-floor-burst": { exit(dbus_floor_receive($0[0], $0[1], $0[2], Int($0[3]) ?? 0)) },
         "--receive-mgmt-burst": { try await ScanBench.receiveManagementBurst(address: $0[0], socketPath: $0[1], count: Int($0[2]) ?? 0) },
         "--receive-adverts": { try await VMStackBench.receiveAdverts(adapter: $0[0], seconds: Int($0[1]) ?? 60) },
         "--many-devices": { try await ScanBench.countDevices(address: $0[0]) },
+        "--order-file": { try await OrderFile.write(to: $0[0]) },
         "--decode-only": { rest in
             var report = BenchReport()
             ScanBench(quick: true).decodeOnly(rest[0], into: &report)

@@ -18,7 +18,9 @@ final class Cast: @unchecked Sendable {
             defer { self.members = [] }
             return self.members
         }
-        for member in members.reversed() { member.process.stop() }
+        // Ten seconds each before SIGKILL: a daemon exits in milliseconds,
+        // but under a profiler (`make order-file`) it takes seconds.
+        for member in members.reversed() { member.process.stop(grace: 10) }
         return members.compactMap { member in
             // kill(-pgid, 0) finds any process of the group still alive.
             kill(-member.process.pid, 0) == 0 ? "\(member.role) (process group \(member.process.pid))" : nil
