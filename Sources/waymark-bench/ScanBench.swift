@@ -188,50 +188,37 @@ struct ScanBench {
         }
     }
 
-    /// RSS of a fresh scanner process after 10k, then 30k, distinct devices:
-    /// the device table is bounded, so the second figure stays near the first.
-    private func manyDevices(into report: inout BenchReport) async throws {
+    /// RSS of `waymark scan` after 10k, then 30k, distinct devices: the
+    /// shipped binary, printing a line per sighting. Its device table is
+    /// bounded, so the second figure stays near the first.
+    func manyDevices(into report: inout BenchReport) async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        let child = try ChildProcess(
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
-            ["--many-devices", rig.bus.address], aptPackage: "(built by swift build)", logPath: rig.bus.directory.file("many.log"))
-        try await waitFor("ready", in: child)
-        var figures: [(Int, Double, Int)] = []
-        for (index, batch) in [10_000, 20_000].enumerated() {
+        let work = try TemporaryDirectory("waymark-bench-scan")
+        defer { work.remove() }
+        let scan = try ChildProcess(try WaymarkBinary.named("waymark"), ["--data-dir", work.file("data"), "scan", "--json", "--duration", "300"],
+                                    aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("scan.log"))
+        defer { scan.stop() }
+        try await waitFor("scanning", in: scan)
+        var total = 0
+        for batch in [10_000, 20_000] {
             try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "EmitDeviceBurst", [.string("hci0"), .uint32(UInt32(batch))])
-            try await waitFor("seen \(index)", in: child)
-            let line = child.output.split(separator: "\n").last { $0.hasPrefix("seen \(index)") } ?? ""
-            let fields = line.split(separator: " ")
-            figures.append((Int(fields[2]) ?? 0, Double(fields[3]) ?? 0, Int(fields[4]) ?? 0))
-        }
-        child.stop()
-        for (seen, rss, tracked) in figures {
-            report.add("scan.rss_after_\(seen / 1000)k_devices", rss, unit: "MiB",
-                       note: "fresh scanner process; \(tracked) tracked (table bound \(Configuration().bluetooth.scannerOptions(cycle: .seconds(5)).maxDevices))")
-        }
-    }
-
-    /// The scanner side of `manyDevices`: prints `seen BATCH TOTAL RSS TRACKED`
-    /// after 10k devices, then after 20k more (all distinct).
-    static func countDevices(address: String) async throws {
-        let connection = try await DBusConnection.connect(address: address)
-        let scanner = BlueZScanner(connection: connection, options: Configuration().bluetooth.scannerOptions(cycle: .seconds(5)), clock: ContinuousClock())
-        try await scanner.start()
-        print("ready")
-        fflush(nil)
-        var seen = 0
-        var batch = 0
-        let ends = [10_000, 30_000]
-        for await _ in scanner.sightings {
-            seen += 1
-            if seen == ends[batch] {
-                print("seen \(batch) \(seen) \(ResourceUsage.currentMegabytes) \(scanner.deviceCount)")
-                fflush(nil)
-                batch += 1
-                if batch == ends.count { break }
+            total += batch
+            let deadline = ContinuousClock.now + .seconds(60)
+            // A live view may drop sightings it cannot print in time: wait
+            // until the lines stop coming, and say how many came.
+            var printed = 0, previous = -1
+            while printed != previous || printed < total * 9 / 10 {
+                guard ContinuousClock.now < deadline, scan.isRunning else {
+                    throw PeerError.startFailed("waymark scan", output: "\(printed) of \(total) sightings printed; \(scan.output.split(separator: "\n").filter { $0.first != "{" })")
+                }
+                try await Task.sleep(for: .seconds(1))
+                previous = printed
+                printed = scan.output.split(separator: "\n").count(where: { $0.first == "{" })
             }
+            report.add("scan.rss_after_\(total / 1000)k_devices", LaunchBench.residentMegabytes(scan.pid), unit: "MiB",
+                       note: "`waymark scan --json` after \(total) distinct devices, \(printed) lines printed (device table bound \(Configuration().bluetooth.scannerOptions(cycle: .seconds(5)).maxDevices))")
         }
     }
 

@@ -28,7 +28,6 @@ do {
         "--receive-floor-burst": { exit(dbus_floor_receive($0[0], $0[1], $0[2], Int($0[3]) ?? 0)) },
         "--receive-mgmt-burst": { try await ScanBench.receiveManagementBurst(address: $0[0], socketPath: $0[1], count: Int($0[2]) ?? 0) },
         "--receive-adverts": { try await VMStackBench.receiveAdverts(adapter: $0[0], seconds: Int($0[1]) ?? 60) },
-        "--many-devices": { try await ScanBench.countDevices(address: $0[0]) },
         "--order-file": { try await OrderFile.write(to: $0[0]) },
         "--decode-only": { rest in
             var report = BenchReport()
@@ -52,6 +51,7 @@ do {
         "--mqtt-only": { var report = BenchReport(); try await MQTTBench(quick: quick).run(into: &report); return report },
         "--pipeline-only": { var report = BenchReport(); try PipelineBench(quick: quick).run(into: &report); return report },
         "--burst-only": { var report = BenchReport(); try await ScanBench(quick: quick).burst(into: &report); return report },
+        "--devices-only": { var report = BenchReport(); try await ScanBench(quick: quick).manyDevices(into: &report); return report },
         "--replay-only": { var report = BenchReport(); try ReplayBench(quick: quick).run(into: &report); return report },
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
         // Not in the full run: it boots the real-BlueZ VM (minutes).
