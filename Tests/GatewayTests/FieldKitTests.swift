@@ -30,6 +30,22 @@ struct FieldKitTests {
         #expect(score <= 2.0, "\(line)")
     }
 
+    /// The link that keeps the daemon's resident set small (Package.swift):
+    /// relative relocations packed for the loader, and nothing exported.
+    @Test func theShippedBinaryPacksItsRelocationsAndExportsNoSymbols() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let binary = try WaymarkBinary.path
+        let (dynamicStatus, dynamic) = try Self.run("readelf", ["-d", binary], in: work, package: "binutils")
+        #expect(dynamicStatus == 0 && dynamic.contains("(RELR)"), "\(dynamic.suffix(2000))")
+        let (symbolsStatus, symbols) = try Self.run("readelf", ["--dyn-syms", "-W", binary], in: work, package: "binutils")
+        let defined = symbols.split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            return fields.count >= 8 && fields[0].first?.isNumber == true && fields[6] != "UND"
+        }
+        #expect(symbolsStatus == 0 && defined.isEmpty, "\(defined.prefix(20))")
+    }
+
     /// systemd 252 has no `udevadm verify`: the rules are parsed here, every
     /// key and operator checked, and each receiver's ids matched.
     @Test func theUdevRulesParseAndNameEveryKnownReceiver() throws {
