@@ -40,46 +40,12 @@ enum OrderFile {
             let profile = try String(contentsOfFile: work.file(file), encoding: .utf8)
             guard let command = profile.split(separator: "\n").first(where: { $0.hasPrefix("cmd:") }), command.hasSuffix(" run") else { continue }
             if command.contains("/waymark-demo-") { drives += 1 } else { launches += 1 }
-            names.formUnion(functions(in: profile, object: waymark))
+            names.formUnion(CallgrindProfile.functions(in: profile, object: waymark))
         }
         guard launches > 0, drives > 0, !names.isEmpty else {
             throw PeerError.startFailed("waymark run under callgrind", output: "\(launches) launch and \(drives) drive profiles, \(names.count) functions")
         }
         try (names.sorted().joined(separator: "\n") + "\n").write(toFile: output, atomically: true, encoding: .utf8)
         print("\(output): \(names.count) functions from \(launches) launches and \(drives) drive")
-    }
-
-    /// The functions a callgrind profile charged cost to in `object`. Names
-    /// are compressed: `fn=(12) name` or `cfn=(12) name` (a callee) defines
-    /// 12, and a later `fn=(12)` refers to it; objects likewise, with `ob=`
-    /// and `cob=`. A name may end in `'N`, a recursion depth.
-    static func functions(in profile: String, object: String) -> Set<String> {
-        var objects: [Substring: Substring] = [:]
-        var functions: [Substring: Substring] = [:]
-        var inObject = false
-        var found = Set<String>()
-        for line in profile.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "="), line.distance(from: line.startIndex, to: equals) <= 3 else { continue }
-            let key = line[..<equals]
-            let isObject = key == "ob" || key == "cob"
-            guard isObject || key == "fn" || key == "cfn" else { continue }
-            var name = line[line.index(after: equals)...]
-            if name.first == "(", let close = name.firstIndex(of: ")") {
-                let id = name[name.index(after: name.startIndex)..<close]
-                let rest = name[name.index(after: close)...].drop { $0 == " " }
-                if rest.isEmpty {
-                    name = (isObject ? objects[id] : functions[id]) ?? ""
-                } else {
-                    name = rest
-                    if isObject { objects[id] = rest } else { functions[id] = rest }
-                }
-            }
-            if key == "ob" {
-                inObject = name == object
-            } else if key == "fn" && inObject && !name.hasPrefix("0x") {
-                found.insert(String(name.prefix { $0 != "'" }))
-            }
-        }
-        return found
     }
 }
