@@ -70,6 +70,25 @@ struct LaunchBench {
                    note: "its private dirty memory: heap, stacks and written data, what no other process shares or the kernel can drop")
         report.add("launch.file_backed", memory["Rss", default: 0] - memory["Anonymous", default: 0], unit: "MiB",
                    note: "resident pages of files (binary and libraries), clean unless relocated")
+        if self.binary == nil, let coverage = try Self.orderCoverage(binary) {
+            report.add("launch.order_file_found", coverage * 100, unit: "%",
+                       note: "names in Sources/waymark/waymark.order that the binary still has; as it drops, code spreads again: run make order-file")
+        }
+    }
+
+    /// The share of the order file's names among the binary's symbols; nil
+    /// without the file (a build from elsewhere).
+    static func orderCoverage(_ binary: String) throws -> Double? {
+        guard let order = try? String(contentsOfFile: FileManager.default.currentDirectoryPath + "/Sources/waymark/waymark.order", encoding: .utf8) else {
+            return nil
+        }
+        let listing = Pipe()
+        let nm = try ChildProcess("nm", ["--defined-only", "--format=just-symbols", binary], aptPackage: "binutils",
+                                  logPath: "/dev/null", stdout: listing)
+        let symbols = Set(String(decoding: listing.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n"))
+        _ = try nm.wait(timeout: 30)
+        let names = order.split(separator: "\n")
+        return names.isEmpty ? nil : Double(names.count { symbols.contains($0) }) / Double(names.count)
     }
 
     /// The `Environment=` settings of the shipped unit, so the daemon runs
