@@ -132,7 +132,9 @@ enum BluetoothCommands {
         return .ok
     }
 
-    /// One sighting as a line of NDJSON, or tab-separated fields.
+    /// One sighting as a line of NDJSON, or tab-separated fields, written at
+    /// once: a pipe or a file would otherwise get 4 KiB at a time, and a log
+    /// line on stderr could land inside a sighting's.
     private static func printLine(_ decoded: DecodedSighting, json: Bool) {
         if json {
             print(String(decoding: (try? scanEncoder.encode(decoded)) ?? Data(), as: UTF8.self))
@@ -140,6 +142,7 @@ enum BluetoothCommands {
             print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
                 .joined(separator: "\t"))
         }
+        fflush(nil)
     }
 
     /// `scan --json`'s encoder: sorted keys, times in milliseconds (a field

@@ -56,6 +56,36 @@ struct BluetoothCommandTests {
         #expect(adverts.first?["identity"] as? String == Self.ibeaconIdentity)
     }
 
+    /// A pipe or a file gets each line when its advert arrives, not when
+    /// 4 KiB have gathered or the scan ends: `waymark scan --json | jq` is a
+    /// live view, and a log line on stderr never lands inside a sighting's.
+    @Test func scanWritesEachLineAsItsAdvertArrives() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let scan = try ChildProcess(try WaymarkBinary.path, ["scan", "--json", "--duration", "60", "--data-dir", work.file("data")],
+                                    aptPackage: "(built by swift build)", environment: rig.bus.environment, logPath: work.file("scan.log"))
+        defer { scan.stop() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !scan.output.contains("scanning in") {
+            try #require(ContinuousClock.now < deadline && scan.isRunning, "the scan did not start: \(scan.output)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // One advert, far less than a buffer's worth.
+        try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [ibeacon()], rssi: -50)
+        while !scan.output.contains(#"{"address":"C0:FF:EE:00:00:02""#) {
+            try #require(ContinuousClock.now < deadline && scan.isRunning, "no line while the scan runs: \(scan.output)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        scan.kill(SIGTERM)
+        #expect(try scan.wait(timeout: 10) == 0)
+        for line in scan.output.split(separator: "\n") where !line.hasPrefix("<") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+        }
+    }
+
     @Test func pairingByIdentityListsAndUnpairs() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
