@@ -65,14 +65,14 @@ enum ResourceUsage {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    /// VmRSS from /proc/self/status, in MiB.
-    static var currentMegabytes: Double { field("VmRSS:") }
+    /// VmHWM of this process, in MiB.
+    static var residentMegabytes: Double { field("VmHWM:", of: "self") }
 
-    /// VmHWM from /proc/self/status, in MiB.
-    static var residentMegabytes: Double { field("VmHWM:") }
+    /// VmRSS of another process (0 once it is gone), in MiB.
+    static func residentMegabytes(of pid: pid_t) -> Double { field("VmRSS:", of: String(pid)) }
 
-    private static func field(_ name: String) -> Double {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    private static func field(_ name: String, of process: String) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         return kilobytes / 1024

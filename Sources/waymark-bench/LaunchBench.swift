@@ -38,21 +38,21 @@ struct LaunchBench {
         // A binary linked a moment ago is dirty in the page cache, and smaps
         // would count its pages as the daemon's private dirty memory.
         sync()
+        let environment = rig.bus.environment.merging(try Self.unitEnvironment()) { $1 }
         var launches: [Double] = []
         var rss = 0.0
         var memory: [String: Double] = [:]
         for attempt in 0..<(quick ? 3 : 7) {
             let start = ContinuousClock.now
             let daemon = try ChildProcess(binary, arguments + ["run"], aptPackage: "(built by swift build)",
-                                          environment: rig.bus.environment.merging(try Self.unitEnvironment()) { $1 },
-                                          logPath: work.file("run-\(attempt).log"))
+                                          environment: environment, logPath: work.file("run-\(attempt).log"))
             while !daemon.output.contains("recording: running") {
                 guard daemon.isRunning, ContinuousClock.now - start < .seconds(30) else { throw PeerError.startFailed("waymark run", output: daemon.output) }
                 usleep(500)
             }
             launches.append(seconds(ContinuousClock.now - start) * 1000)
             try await Task.sleep(for: .seconds(1))
-            rss = max(rss, Self.residentMegabytes(daemon.pid))
+            rss = max(rss, ResourceUsage.residentMegabytes(of: daemon.pid))
             memory.merge(Self.rollup(daemon.pid)) { max($0, $1) }
             daemon.kill(SIGTERM)
             _ = try daemon.wait(timeout: 5)
@@ -115,12 +115,5 @@ struct LaunchBench {
             totals[String(fields[0].dropLast())] = kilobytes / 1024
         }
         return totals
-    }
-
-    static func residentMegabytes(_ pid: pid_t) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes / 1024
     }
 }

@@ -217,7 +217,7 @@ struct ScanBench {
                 previous = printed
                 printed = scan.output.split(separator: "\n").count(where: { $0.first == "{" })
             }
-            report.add("scan.rss_after_\(total / 1000)k_devices", LaunchBench.residentMegabytes(scan.pid), unit: "MiB",
+            report.add("scan.rss_after_\(total / 1000)k_devices", ResourceUsage.residentMegabytes(of: scan.pid), unit: "MiB",
                        note: "`waymark scan --json` after \(total) distinct devices, \(printed) lines printed (device table bound \(Configuration().bluetooth.scannerOptions(cycle: .seconds(5)).maxDevices))")
         }
     }
