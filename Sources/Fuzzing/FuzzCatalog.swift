@@ -1,4 +1,5 @@
 internal import Advertisements
+internal import Basics
 internal import Bluetooth
 internal import FoundationEssentials
 internal import Gateway
@@ -143,7 +144,8 @@ public enum FuzzCatalog {
             {"settings":{},"commands":[{"id":"c2","type":"wipe"},{"id":"c3","type":"reboot"}]}
             {"settings":{"upload_batch_size":1e300,"gap_threshold_s":-1}}
             """),
-        parse: { body in (try? JSONDecoder().decode(RemoteSettings.self, from: Data(body))) != nil })
+        // As the session reads the settings answer.
+        parse: { body in (try? OutsideJSON.decode(RemoteSettings.self, from: body)) != nil })
 
     static let idToken = FuzzTarget(
         name: "id-token",

@@ -1,3 +1,4 @@
+internal import Basics
 internal import FoundationEssentials
 
 /// The claims Waymark reads from the ID token. The token came straight from
@@ -38,7 +39,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Self.base64URL(parts[1]) else { throw .invalidIDToken("not a JWT") }
         do {
-            self = try JSONDecoder().decode(IDTokenClaims.self, from: payload)
+            self = try OutsideJSON.decode(IDTokenClaims.self, from: payload)
         } catch {
             throw .invalidIDToken("claims missing or of the wrong type")
         }

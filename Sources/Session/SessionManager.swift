@@ -455,7 +455,7 @@ public actor SessionManager {
 
     private func decode<T: Decodable>(_ response: HTTPResponse, _ url: String) throws(SessionError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(response.body))
+            return try OutsideJSON.decode(T.self, from: response.body)
         } catch {
             throw .malformed(url: String(url.prefix { $0 != "?" }), detail: "not the expected JSON")
         }
@@ -463,6 +463,6 @@ public actor SessionManager {
 
     /// The `error` member of an OAuth error body, if there is one.
     static func oauthError(_ response: HTTPResponse) -> String? {
-        (try? JSONDecoder().decode(OAuthErrorResponse.self, from: Data(response.body)))?.error
+        (try? OutsideJSON.decode(OAuthErrorResponse.self, from: response.body))?.error
     }
 }

@@ -1,3 +1,4 @@
+internal import Basics
 internal import FoundationEssentials
 
 /// A successful token endpoint answer (RFC 6749 §5.1). Its descriptions
@@ -22,7 +23,7 @@ public struct TokenResponse: Sendable, Decodable, CustomStringConvertible {
 
     /// Nil for a body that is not a token answer.
     public static func decode(_ body: [UInt8]) -> TokenResponse? {
-        try? JSONDecoder().decode(TokenResponse.self, from: Data(body))
+        try? OutsideJSON.decode(TokenResponse.self, from: body)
     }
 
     public var description: String { "token answer (\(tokenType), lifetime \(lifetime.map { "\($0) s" } ?? "unknown"))" }

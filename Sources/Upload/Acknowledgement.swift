@@ -1,3 +1,4 @@
+internal import Basics
 internal import HTTP
 internal import FoundationEssentials
 
@@ -8,7 +9,7 @@ struct Acknowledgement: Decodable {
 
     /// Nil for any other body.
     init?(_ response: HTTPResponse) {
-        guard let decoded = try? JSONDecoder().decode(Acknowledgement.self, from: Data(response.body)) else { return nil }
+        guard let decoded = try? OutsideJSON.decode(Acknowledgement.self, from: response.body) else { return nil }
         self = decoded
     }
 }

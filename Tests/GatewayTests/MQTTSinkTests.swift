@@ -107,8 +107,8 @@ struct MQTTSinkTests {
         try await Task.sleep(for: .seconds(2))
         let messages = Self.messages(subscriber)
         let topics = Set(messages.map(\.topic))
-        let device = try #require(messages.first { $0.topic.hasSuffix("/availability") }?.topic.split(separator: "/").dropFirst().first,
-                                  "\(topics)")
+        let availability = messages.first { $0.topic.hasSuffix("/availability") }
+        let device = try #require(availability.flatMap { $0.topic.split(separator: "/").dropFirst().first }, "\(topics)")
         let prefix = "waymark/\(device)"
         #expect(messages.first { $0.topic == prefix + "/availability" }?.payload == "online")
 

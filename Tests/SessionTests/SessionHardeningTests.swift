@@ -191,10 +191,14 @@ struct SessionHardeningTests {
         let rig = try Rig()
         defer { rig.stop() }
         try rig.proxy.setFaults(#"{"discovery":\#(discovery)}"#)
-        let refusal = await #expect(throws: SessionError.self) {
-            try await rig.manager().loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        // A do/catch, not the error `#expect(throws:)` returns: that needs Swift Testing 6.1.
+        do {
+            _ = try await rig.manager().loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+            Issue.record("the login was not refused")
+        } catch {
+            let refusal = "\(error)"
+            #expect(refusal.contains("endpoint"), "\(refusal)")
         }
-        #expect(refusal?.description.contains("endpoint") == true, "\(String(describing: refusal))")
         #expect(try rig.proxy.counts()["password"] == nil, "no password was sent")
     }
 
