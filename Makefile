@@ -3,15 +3,24 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 
-# What the build and the tests need from Debian: the C libraries, and the
-# real peers the tests start (dbus-daemon, python-dbusmock, busctl, sqlite3,
-# gpsd with gpsfake, glewlwyd, mosquitto, chromium for the trip report), and for the real-BlueZ VM a kernel, QEMU,
-# busybox and btvirt.
-APT_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
-	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev mosquitto mosquitto-clients dbus-daemon python3-dbus python3-dbusmock sqlite3 systemd bluez gpsd gpsd-clients python3-gps socat glewlwyd openssl gpsbabel \
-	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium
+# What each target needs from Debian. The build: pkg-config and the C
+# libraries. The demo: the real peers it starts (dbus-daemon with
+# python-dbusmock's BlueZ, gpsd with gpsfake, glewlwyd with sqlite3 and
+# openssl); demo-mqtt adds mosquitto. The tests: those, mosquitto, gpsbabel,
+# chromium for the trip report, the real-BlueZ VM (a kernel, QEMU, busybox,
+# btvirt), and debootstrap for the Swift 6.0.3 check in a trixie root.
+# Packages: qemu-user to run arm64 programs, lintian. The virtual Pi: QEMU
+# for aarch64 and e2fsprogs for its disk.
+BUILD_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
+	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev
+DEMO_PACKAGES = $(BUILD_PACKAGES) dbus-daemon python3-dbus python3-dbusmock gpsd gpsd-clients glewlwyd sqlite3 openssl
+TEST_PACKAGES = $(DEMO_PACKAGES) mosquitto mosquitto-clients systemd bluez python3-gps socat gpsbabel \
+	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium debootstrap
+PACKAGE_PACKAGES = dpkg-dev debootstrap qemu-user-static binfmt-support lintian
+PI_PACKAGES = $(PACKAGE_PACKAGES) qemu-system-arm e2fsprogs
+APT_INSTALL = Tests/apt-install.sh
 
-.PHONY: all build release test test-vm deps demo demo-mqtt bench bench-vm order-file fuzz clean install uninstall
+.PHONY: all build release test test-vm test-pi deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -33,23 +42,27 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# Installs missing packages when run as root; otherwise prints the command.
+# Each installs what is missing when run as root (one line of output; apt's
+# goes to a log), or prints the apt-get line to run.
 deps:
-	@missing=$$(for p in $(APT_PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then \
-		echo "installing:" $$missing; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	else \
-		echo "missing packages; run: sudo apt-get install" $$missing; exit 1; \
-	fi
+	@$(APT_INSTALL) $(TEST_PACKAGES)
+deps-demo:
+	@$(APT_INSTALL) $(DEMO_PACKAGES)
+deps-package:
+	@$(APT_INSTALL) $(PACKAGE_PACKAGES)
+deps-pi:
+	@$(APT_INSTALL) $(PI_PACKAGES)
 
 # Tests run one at a time: the million-input fuzz loops would otherwise take
 # both cores from the tests that time real peers.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
+
+# The demo's binaries, one line per step (swift's output goes to a log).
+demo-build: deps-demo
+	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "building waymark and the demo (swift build)" $(SWIFT) build --product waymark-demo
+	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "linking waymark" $(SWIFT) build --product waymark
 
 # One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
 # a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
@@ -59,12 +72,13 @@ test-vm: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --filter RealBlueZTests
 
-demo: deps build
-	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
+demo: demo-build
+	@.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
 
 # The same drive, also published to a local mosquitto with Home Assistant discovery.
-demo-mqtt: deps build
-	.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson --mqtt on
+demo-mqtt: demo-build
+	@$(APT_INSTALL) mosquitto mosquitto-clients
+	@.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson --mqtt on
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench
@@ -95,6 +109,17 @@ order-file: deps
 FUZZ_COUNT ?= 10000000
 fuzz: deps
 	$(SWIFT) run -c release waymark-fuzz --count $(FUZZ_COUNT)
+
+# Debian packages for Debian 12 (amd64) and for Debian 13 and Raspberry Pi OS
+# trixie (arm64), into .build/deb, each checked by lintian. The trixie roots
+# and the arm64 build are cached outside the clone ($(WAYMARK_CACHE)).
+WAYMARK_CACHE ?= /var/cache/waymark
+export WAYMARK_CACHE
+DEB_DIR = .build/deb
+deb: deps-package
+	@rm -f $(DEB_DIR)/*.deb
+	hardware/debian/build.sh $(DEB_DIR)
+	@lintian --fail-on error --suppress-tags running-with-root-privileges $(DEB_DIR)/*.deb && echo "lintian: no errors"
 
 install:
 	$(SWIFT) build -c $(BUILD) --product waymark

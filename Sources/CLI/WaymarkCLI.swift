@@ -14,7 +14,7 @@ public enum WaymarkCLI {
         SessionCommands.specs, RecordingCommands.specs, EventCommands.specs, Doctor.specs, ExportCommand.specs,
         BluetoothCommands.specs, LocationCommands.specs, QueueCommands.specs, RadioCommand.specs, MQTTCommand.specs,
         CaptureCommands.specs, ReportCommand.specs,
-        [version],
+        [manual, completion, version],
     ].joined())
 
     static let run = CommandSpec(name: "run", summary: "Run the gateway daemon until SIGTERM or SIGINT; SIGHUP reloads the config.") { invocation in
@@ -47,13 +47,32 @@ public enum WaymarkCLI {
     }
 
     static let config = CommandSpec(name: "config", summary: "Check the config file, or print a commented default one.",
-        options: [OptionSpec(name: "--defaults", help: "print every key with its default")]) { invocation in
+        options: [OptionSpec(name: "--defaults", help: "print every key with its default"),
+                  OptionSpec(name: "--require-backend", help: "exit 1 unless [Session] Issuer and [Backend] BaseURL are set (the unit's start condition)")]) { invocation in
         if invocation.flag("--defaults") {
             print(Configuration.documentedDefaults, terminator: "")
             return .ok
         }
-        guard loadConfiguration(invocation) != nil else { return .config }
+        guard let configuration = loadConfiguration(invocation) else { return .config }
+        if invocation.flag("--require-backend") {
+            let missing = [("[Session] Issuer", configuration.session.issuer), ("[Backend] BaseURL", configuration.backend.baseURL)]
+                .filter { $0.1?.isEmpty ?? true }.map(\.0)
+            guard missing.isEmpty else {
+                print("\(invocation.configPath): no backend yet: set \(missing.joined(separator: " and ")), then systemctl start waymark")
+                return .failure
+            }
+        }
         print("\(invocation.configPath): ok")
+        return .ok
+    }
+
+    static let manual = CommandSpec(name: "manual", summary: "Print the waymark(1) man page, made from this table of commands.") { _ in
+        print(CommandDocumentation.manPage(commands, description: description), terminator: "")
+        return .ok
+    }
+
+    static let completion = CommandSpec(name: "completion", summary: "Print a bash completion script for waymark.") { _ in
+        print(CommandDocumentation.bashCompletion(commands), terminator: "")
         return .ok
     }
 
@@ -90,11 +109,13 @@ public enum WaymarkCLI {
         return ExitCode.usage.rawValue
     }
 
+    static let description = "Waymark records vehicle trips from a BLE beacon and GPS, and uploads them."
+
     static var overview: String {
         var text = """
         usage: waymark [--config FILE] [--data-dir DIR] COMMAND [OPTIONS]
 
-        Waymark records vehicle trips from a BLE beacon and GPS, and uploads them.
+        \(description)
 
         commands:
 
