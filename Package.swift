@@ -135,6 +135,8 @@ let package = Package(
             name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "Basics", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
+        // The arm64 package on a virtual Pi (`make test-pi`; `make test` leaves it out).
+        .testTarget(name: "PiTests", dependencies: ["Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],

@@ -52,9 +52,5 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// `$BODY*hh` with its checksum and line ending.
-    public static func sentence(_ body: String) -> String {
-        let checksum = body.utf8.reduce(UInt8(0), ^)
-        let hex = String(checksum, radix: 16, uppercase: true)
-        return "$\(body)*\(checksum < 16 ? "0" : "")\(hex)\r\n"
-    }
+    public static func sentence(_ body: String) -> String { NMEAText.sentence(body) }
 }

@@ -1,9 +1,0 @@
-import Foundation
-
-/// Files of this checkout the tests read: the shipped unit, rules and
-/// policy, the VM scripts, the sources themselves.
-enum Checkout {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-}

@@ -1,0 +1,143 @@
+#!/bin/sh
+# The virtual Pi's scenario, run by waymark-pi-job.service once systemd is
+# up (Tests/Pi/pi-image.sh). The host put in /job: the packages, the
+# config, the client secret, job.env and `boot` (1 or 2). Results and logs
+# go to /job; progress goes to the console.
+# Boot 1: install, log in, pair, start, a trip, a restart; then the beacon
+# is back, the ingest out of reach, and the host cuts the power.
+# Boot 2: armed by itself, the pending samples flushed; an upgrade; doctor;
+# a purge that must leave no file behind.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+. /job/job.env
+boot=$(cat /job/boot)
+say() { echo "pi-job: $*"; }
+finish() {
+    echo "$1" > "/job/exit-code-$boot"
+    say "done: $2"
+    echo "WAYMARK-PI-DONE $1"
+    sync
+    systemctl poweroff
+    exit 0
+}
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    limit=$1; shift
+    for _ in $(seq $((limit * 2))); do
+        "$@" > /dev/null 2>&1 && return 0
+        sleep 0.5
+    done
+    return 1
+}
+as_waymark() { sudo -u waymark waymark "$@"; }
+# The daemon's log of this boot, as journald has it.
+daemon_log() { journalctl -b -u waymark -o short-unix --no-pager; }
+logged() { daemon_log | grep -q "$1"; }
+logged_count() { daemon_log | grep -c "$1"; }
+# The files that exist, but for what the system itself rewrites.
+files() {
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /job \
+        -o -path /var/log -o -path /var/cache -o -path /var/lib/apt -o -path /var/lib/dpkg -o -path /var/lib/bluetooth \
+        -o -path /var/lib/systemd -o -path /var/tmp -o -path /lost+found \) -prune -o -print | sort
+}
+
+# The host's OIDC provider and ingest, reached through QEMU's forwarding
+# (10.0.2.100), appear on the guest's loopback at the ports they have on
+# the host's, so one config serves both sides.
+for port in $OIDC_PORT $INGEST_PORT; do
+    socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "TCP:10.0.2.100:$port" &
+    echo $! > "/run/forward-$port"
+done
+
+say "boot $boot: kernel $(uname -r), $(nproc) cores, $(systemd-analyze 2>/dev/null | head -n 1)"
+# The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the Pi's radio.
+modprobe -a hci_vhci af_alg algif_hash algif_skcipher cmac ecb ecdh_generic || finish 10 "modprobe failed"
+python3 -c '
+import socket
+for kind, name in (("skcipher", "ecb(aes)"), ("hash", "cmac(aes)")):
+    s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET)
+    s.bind((kind, name))
+    s.close()
+' || finish 11 "AF_ALG instances failed"
+btvirt -L -l2 > /job/btvirt-$boot.log 2>&1 &
+wait_for 120 test -e /sys/class/bluetooth/hci1 || finish 12 "the virtual controllers never appeared"
+wait_for 120 busctl --system introspect org.bluez /org/bluez/hci1 || finish 13 "bluetoothd never showed hci1"
+advertise() {
+    btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
+    btmgmt --index 0 add-adv -c -g -d "$ADVERT" 3 >> /job/btmgmt.log 2>&1
+}
+advertise || finish 14 "add-adv failed"
+
+if [ "$boot" = 1 ]; then
+    files > /job/files-before.txt
+    say "apt install ./$DEB"
+    apt-get install -y "/job/$DEB" > /job/install.log 2>&1 || finish 20 "the package did not install"
+    systemctl is-enabled waymark > /job/enabled.txt 2>&1
+    systemctl status waymark --no-pager > /job/status-unconfigured.txt 2>&1
+
+    say "the config, then login and pair as a user does"
+    cp /job/waymark.conf /etc/waymark/waymark.conf
+    install -m 0600 -o waymark -g waymark /job/client-secret /etc/waymark/client-secret
+    printf '%s\n' "$PASSWORD" | as_waymark login --username "$USERNAME" --password-stdin > /job/login.log 2>&1 || finish 21 "login failed"
+    as_waymark pair --strongest --role vehicle --label car --within 30 > /job/pair.log 2>&1 || finish 22 "pairing failed"
+
+    say "systemctl start waymark"
+    started=$(date +%s.%N)
+    systemctl start waymark
+    wait_for 120 logged "recording: running" || finish 23 "the daemon never armed"
+    armed=$(daemon_log | grep -m1 "recording: running" | cut -d' ' -f1)
+    echo "$started $armed" | awk '{ printf "%.3f\n", $2 - $1 }' > /job/launch-to-armed.txt
+    wait_for 180 logged "trip .* started" || finish 24 "no trip started"
+    pid=$(systemctl show -p MainPID --value waymark)
+    grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory.txt
+
+    say "the beacon goes"
+    btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
+    wait_for 240 logged "trip .* ended" || finish 25 "the trip never ended"
+    wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 26 "the queue never drained"
+    as_waymark trips --json > /job/trips-1.json 2>&1
+
+    say "systemctl restart waymark"
+    systemctl restart waymark
+    wait_for 120 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "recording: running")" -ge 2 ]' || finish 27 "not armed again after the restart"
+    daemon_log > /job/daemon-1.log
+
+    say "the beacon is back, the ingest out of reach, then the power is cut"
+    kill "$(cat "/run/forward-$INGEST_PORT")"
+    advertise
+    wait_for 180 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "trip .* started")" -ge 2 ]' || finish 28 "no second trip"
+    wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -qv "\"depth\":0"' || finish 29 "nothing pending"
+    as_waymark queue --json > /job/queue-before-cut.json 2>&1
+    daemon_log > /job/daemon-1.log
+    sync
+    echo "WAYMARK-PI-CUT"
+    sleep 600
+    finish 30 "the power was never cut"
+fi
+
+say "boot 2: armed by itself?"
+wait_for 180 logged "recording: running" || finish 40 "not armed after the power cut"
+journalctl -b -u waymark -o short-monotonic --no-pager | grep -m1 "recording: running" | sed 's/^\[ *\([0-9.]*\)\].*/\1/' > /job/boot-to-armed.txt
+wait_for 180 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 41 "the pending samples were not flushed"
+as_waymark queue --json > /job/queue-after-boot.json 2>&1
+as_waymark trips --json > /job/trips-2.json 2>&1
+as_waymark beacons --json > /job/beacons-2.json 2>&1
+daemon_log > /job/daemon-2.log
+
+say "upgrade to $DEB_NEXT"
+apt-get install -y "/job/$DEB_NEXT" > /job/upgrade.log 2>&1 || finish 42 "the upgrade did not install"
+dpkg-query -W -f='${Version}\n' waymark > /job/version-after-upgrade.txt
+wait_for 60 systemctl is-active waymark || finish 43 "not running after the upgrade"
+wait_for 120 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "recording: running")" -ge 2 ]' || finish 44 "not armed after the upgrade"
+as_waymark whoami --json > /job/whoami-3.json 2>&1
+as_waymark beacons --json > /job/beacons-3.json 2>&1
+as_waymark trips --json > /job/trips-3.json 2>&1
+daemon_log > /job/daemon-2.log
+
+say "waymark doctor"
+as_waymark doctor > /job/doctor.txt 2>&1
+echo $? > /job/doctor-exit.txt
+
+say "apt purge waymark"
+apt-get purge -y waymark > /job/purge.log 2>&1 || finish 45 "the purge failed"
+files > /job/files-after.txt
+finish 0 "installed, armed, a trip uploaded, restarted, cut, flushed, upgraded, purged"
