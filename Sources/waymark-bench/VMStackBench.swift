@@ -31,7 +31,7 @@ struct VMStackBench {
         try files.copyItem(atPath: try WaymarkBinary.named("waymark"), toPath: job.file("waymark"))
         try files.copyItem(atPath: ScanBench.executable, toPath: job.file("waymark-bench"))
         try files.copyItem(atPath: Self.scripts + "/vm-stack-cost.sh", toPath: job.file("vm-job.sh"))
-        try files.copyItem(atPath: Self.scripts + "/vm-lib.sh", toPath: job.file("vm-lib.sh"))
+        for script in ["vm-lib.sh", "vhci-crypto.sh"] { try files.copyItem(atPath: Self.scripts + "/" + script, toPath: job.file(script)) }
         try files.copyItem(atPath: FileManager.default.currentDirectoryPath + "/hardware/io.waymark.Gateway1.conf",
                            toPath: job.file("io.waymark.Gateway1.conf"))
         chmod(job.path, 0o755)

@@ -33,7 +33,7 @@ struct RealBlueZTests {
         try files.copyItem(atPath: try WaymarkBinary.path, toPath: job.file("waymark"))
         try files.copyItem(atPath: rig.work.file("data"), toPath: job.file("data"))
         try files.copyItem(atPath: rig.work.file("client-secret"), toPath: job.file("client-secret"))
-        for script in ["vm-job.sh", "vm-lib.sh"] { try files.copyItem(atPath: Self.vmDirectory + "/" + script, toPath: job.file(script)) }
+        for script in ["vm-job.sh", "vm-lib.sh", "vhci-crypto.sh"] { try files.copyItem(atPath: Self.vmDirectory + "/" + script, toPath: job.file(script)) }
         try files.copyItem(atPath: Self.vmDirectory + "/vm-busy-air.sh", toPath: job.file("vm-busy-air.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-private-address.sh", toPath: job.file("vm-private-address.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-failover.sh", toPath: job.file("vm-failover.sh"))

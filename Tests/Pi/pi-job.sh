@@ -50,14 +50,8 @@ done
 
 say "boot $boot: kernel $(uname -r), $(nproc) cores, $(systemd-analyze 2>/dev/null | head -n 1)"
 # The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the Pi's radio.
-modprobe -a hci_vhci af_alg algif_hash algif_skcipher cmac ecb ecdh_generic || finish 10 "modprobe failed"
-python3 -c '
-import socket
-for kind, name in (("skcipher", "ecb(aes)"), ("hash", "cmac(aes)")):
-    s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET)
-    s.bind((kind, name))
-    s.close()
-' || finish 11 "AF_ALG instances failed"
+. /job/vhci-crypto.sh
+load_vhci_and_crypto
 btvirt -L -l2 > /job/btvirt-$boot.log 2>&1 &
 wait_for 120 test -e /sys/class/bluetooth/hci1 || finish 12 "the virtual controllers never appeared"
 wait_for 120 busctl --system introspect org.bluez /org/bluez/hci1 || finish 13 "bluetoothd never showed hci1"

@@ -57,7 +57,9 @@ struct VirtualPiTests {
             PASSWORD=\(Glewlwyd.password)
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: Checkout.path("Tests/Pi/pi-job.sh"), toPath: job.file("pi-job.sh"))
+        for script in ["Pi/pi-job.sh", "VM/vhci-crypto.sh"] {
+            try FileManager.default.copyItem(atPath: Checkout.path("Tests/" + script), toPath: job.file((script as NSString).lastPathComponent))
+        }
 
         let pi = try VirtualPi(image: image, job: job, forwards: [issuerPort, ingestPort])
         // Boot 1: everything up to the power cut, at a random moment after the job asks for it.

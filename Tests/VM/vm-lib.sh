@@ -2,6 +2,7 @@
 # from /job: progress, the exit, waiting, pulsed advertising, and the
 # Bluetooth stack (hci_vhci, dbus-daemon, btvirt, bluetoothd).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+. /job/vhci-crypto.sh
 
 step() { echo "vm-job: $*"; }
 finish() {
@@ -76,16 +77,7 @@ start_bluetooth() {
     controllers=$1; shift
     mount -t devpts devpts /dev/pts 2> /dev/null
     step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
-    modprobe -a hci_vhci af_alg algif_hash algif_skcipher cmac ecb ecdh_generic || finish 10 "modprobe failed"
-    # Creating the ecb(aes) and cmac(aes) instances up front: left to load on
-    # demand under emulation, hci0's reset times out about two times in three.
-    python3 -c '
-import socket
-for kind, name in (("skcipher", "ecb(aes)"), ("hash", "cmac(aes)")):
-    s = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET)
-    s.bind((kind, name))
-    s.close()
-' || finish 11 "AF_ALG instances failed"
+    load_vhci_and_crypto
 
     # The gateway runs as it does on the Pi: as user waymark, allowed onto the
     # bus by hardware/io.waymark.Gateway1.conf.
