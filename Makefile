@@ -67,7 +67,8 @@ test: deps
 	$(SWIFT) test --no-parallel --skip '^PiTests\.'
 	@Tests/Pi/swift60.sh
 
-# The arm64 package on a virtual Pi with systemd (Tests/Pi, about N minutes):
+# The arm64 package on a virtual Pi with systemd (Tests/Pi; the scenario
+# takes about 10 minutes, the image about 15 more on a fresh machine):
 # install, login, pair, a trip, a restart, a power cut, an upgrade, doctor
 # and a purge, with the daemon's memory and start-up times printed.
 test-pi: deps deps-pi deb

@@ -55,7 +55,7 @@ ln -sf /usr/lib/systemd/system/gpsd.service "$work/etc/systemd/system/multi-user
 cp "$work"/boot/vmlinuz-* "$image.partial/vmlinuz"
 cp "$work"/boot/initrd.img-* "$image.partial/initrd.img"
 size=$(( $(du -sm "$work" | cut -f1) + 768 ))
-mkfs.ext4 -q -F -L waymark-pi -d "$work" "$image.partial/disk.img" "${size}M"
+mkfs.ext4 -q -F -L waymark-pi -d "$work" "$image.partial/disk.img" "${size}M" > /dev/null
 rm -rf "$work"
 touch "$image.partial/.complete"
 mv "$image.partial" "$image"

@@ -50,16 +50,31 @@ done
 
 say "boot $boot: kernel $(uname -r), $(nproc) cores, $(systemd-analyze 2>/dev/null | head -n 1)"
 # The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the Pi's radio.
-. /job/vhci-crypto.sh
-load_vhci_and_crypto
-btvirt -L -l2 > /job/btvirt-$boot.log 2>&1 &
-wait_for 120 test -e /sys/class/bluetooth/hci1 || finish 12 "the virtual controllers never appeared"
-wait_for 120 busctl --system introspect org.bluez /org/bluez/hci1 || finish 13 "bluetoothd never showed hci1"
+# The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the
+# Pi's radio. Debian's arm64 kernel is built without hci_vhci
+# (CONFIG_BT_HCIVHCI is not set), so the air may be missing: that is
+# recorded in /job/no-air, the host fails the test on it, and the job goes
+# on with every step that needs no radio, the daemon then armed with the
+# adapter as a missing requirement.
+armed="recording: running"
+if modprobe hci_vhci 2> /job/no-air; then
+    rm -f /job/no-air
+    . /job/vhci-crypto.sh
+    load_vhci_and_crypto
+    btvirt -L -l2 > /job/btvirt-$boot.log 2>&1 &
+    wait_for 120 test -e /sys/class/bluetooth/hci1 || finish 12 "the virtual controllers never appeared"
+    wait_for 120 busctl --system introspect org.bluez /org/bluez/hci1 || finish 13 "bluetoothd never showed hci1"
+else
+    armed="recording: \(running\|requirements missing\)"
+fi
 advertise() {
+    [ -e /job/no-air ] && return 0
     btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
     btmgmt --index 0 add-adv -c -g -d "$ADVERT" 3 >> /job/btmgmt.log 2>&1
 }
 advertise || finish 14 "add-adv failed"
+# With no air, no trip starts or ends: those waits pass at once.
+trip() { [ -e /job/no-air ] || logged_count "trip .* $1" | grep -qx "$2"; }
 
 if [ "$boot" = 1 ]; then
     files > /job/files-before.txt
@@ -72,33 +87,37 @@ if [ "$boot" = 1 ]; then
     cp /job/waymark.conf /etc/waymark/waymark.conf
     install -m 0600 -o waymark -g waymark /job/client-secret /etc/waymark/client-secret
     printf '%s\n' "$PASSWORD" | as_waymark login --username "$USERNAME" --password-stdin > /job/login.log 2>&1 || finish 21 "login failed"
-    as_waymark pair --strongest --role vehicle --label car --within 30 > /job/pair.log 2>&1 || finish 22 "pairing failed"
+    if [ ! -e /job/no-air ]; then
+        as_waymark pair --strongest --role vehicle --label car --within 30 > /job/pair.log 2>&1 || finish 22 "pairing failed"
+    fi
 
     say "systemctl start waymark"
     started=$(date +%s.%N)
     systemctl start waymark
-    wait_for 120 logged "recording: running" || finish 23 "the daemon never armed"
-    armed=$(daemon_log | grep -m1 "recording: running" | cut -d' ' -f1)
-    echo "$started $armed" | awk '{ printf "%.3f\n", $2 - $1 }' > /job/launch-to-armed.txt
-    wait_for 180 logged "trip .* started" || finish 24 "no trip started"
+    wait_for 120 logged "$armed" || finish 23 "the daemon never armed"
+    armed_at=$(daemon_log | grep -m1 "$armed" | cut -d' ' -f1)
+    echo "$started $armed_at" | awk '{ printf "%.3f\n", $2 - $1 }' > /job/launch-to-armed.txt
+    wait_for 180 trip started 1 || finish 24 "no trip started"
     pid=$(systemctl show -p MainPID --value waymark)
     grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory.txt
 
     say "the beacon goes"
     btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
-    wait_for 240 logged "trip .* ended" || finish 25 "the trip never ended"
+    wait_for 240 trip ended 1 || finish 25 "the trip never ended"
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 26 "the queue never drained"
     as_waymark trips --json > /job/trips-1.json 2>&1
 
     say "systemctl restart waymark"
     systemctl restart waymark
-    wait_for 120 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "recording: running")" -ge 2 ]' || finish 27 "not armed again after the restart"
+    wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 2 ]" || finish 27 "not armed again after the restart"
     daemon_log > /job/daemon-1.log
 
     say "the beacon is back, the ingest out of reach, then the power is cut"
     kill "$(cat "/run/forward-$INGEST_PORT")"
     advertise
-    wait_for 180 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "trip .* started")" -ge 2 ]' || finish 28 "no second trip"
+    wait_for 180 trip started 2 || finish 28 "no second trip"
+    # With no air nothing is recorded: a restart's events stand in as the pending samples.
+    [ -e /job/no-air ] && systemctl restart waymark
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -qv "\"depth\":0"' || finish 29 "nothing pending"
     as_waymark queue --json > /job/queue-before-cut.json 2>&1
     daemon_log > /job/daemon-1.log
@@ -109,8 +128,8 @@ if [ "$boot" = 1 ]; then
 fi
 
 say "boot 2: armed by itself?"
-wait_for 180 logged "recording: running" || finish 40 "not armed after the power cut"
-journalctl -b -u waymark -o short-monotonic --no-pager | grep -m1 "recording: running" | sed 's/^\[ *\([0-9.]*\)\].*/\1/' > /job/boot-to-armed.txt
+wait_for 180 logged "$armed" || finish 40 "not armed after the power cut"
+journalctl -b -u waymark -o short-monotonic --no-pager | grep -m1 "$armed" | sed 's/^\[ *\([0-9.]*\)\].*/\1/' > /job/boot-to-armed.txt
 wait_for 180 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 41 "the pending samples were not flushed"
 as_waymark queue --json > /job/queue-after-boot.json 2>&1
 as_waymark trips --json > /job/trips-2.json 2>&1
@@ -121,7 +140,7 @@ say "upgrade to $DEB_NEXT"
 apt-get install -y "/job/$DEB_NEXT" > /job/upgrade.log 2>&1 || finish 42 "the upgrade did not install"
 dpkg-query -W -f='${Version}\n' waymark > /job/version-after-upgrade.txt
 wait_for 60 systemctl is-active waymark || finish 43 "not running after the upgrade"
-wait_for 120 sh -c '[ "$(journalctl -b -u waymark --no-pager | grep -c "recording: running")" -ge 2 ]' || finish 44 "not armed after the upgrade"
+wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 2 ]" || finish 44 "not armed after the upgrade"
 as_waymark whoami --json > /job/whoami-3.json 2>&1
 as_waymark beacons --json > /job/beacons-3.json 2>&1
 as_waymark trips --json > /job/trips-3.json 2>&1

@@ -82,6 +82,8 @@ struct VirtualPiTests {
         _ = try? second.machine.wait(timeout: 60)
         try #require(Self.text(job, "exit-code-2") == "0", "boot 2 failed (\(Self.text(job, "exit-code-2"))); files in \(job.path):\n\(pi.console(2).suffix(6000))")
 
+        #expect(!FileManager.default.fileExists(atPath: job.file("no-air")),
+                "no air on the virtual Pi: Debian's arm64 kernel has no hci_vhci (CONFIG_BT_HCIVHCI is not set): \(Self.text(job, "no-air"))")
         // 1. The package installed and enabled the unit, which waited for a backend.
         #expect(Self.text(job, "enabled.txt") == "enabled")
         #expect(Self.text(job, "status-unconfigured.txt").contains("no backend yet: set [Session] Issuer and [Backend] BaseURL"),
