@@ -2,17 +2,21 @@ internal import CSystem
 internal import Glibc
 
 /// The kernel's clocks: `clock_gettime` for wall and boot time, `adjtimex`
-/// for whether NTP (systemd-timesyncd, chrony) has synchronized the wall clock.
+/// for whether NTP (systemd-timesyncd, chrony) has synchronized the wall
+/// clock; where the unit's system call filter refuses `adjtimex`,
+/// systemd-timesyncd's flag file.
 public struct KernelClock: SystemClock {
     public let bootID: String
+    private let timesyncFlag: String
 
-    public init() {
+    public init(timesyncFlag: String = "/run/systemd/timesync/synchronized") {
         bootID = Self.readBootID() ?? "unknown"
+        self.timesyncFlag = timesyncFlag
     }
 
     public func read() -> ClockReading {
         ClockReading(wall: Self.seconds(CLOCK_REALTIME), boot: Self.seconds(CLOCK_BOOTTIME), bootID: bootID,
-                     synchronized: csystem_clock_synchronized() == 1)
+                     synchronized: csystem_clock_synchronized(timesyncFlag) == 1)
     }
 
     public func boot() -> Double { Self.seconds(CLOCK_BOOTTIME) }

@@ -1,5 +1,6 @@
 #ifndef WAYMARK_CSYSTEM_SHIM_H
 #define WAYMARK_CSYSTEM_SHIM_H
+#include <errno.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -9,6 +10,7 @@
 #include <sys/timex.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Linux calls that Glibc's Swift module does not bring. */
 
@@ -17,11 +19,15 @@
 static inline int csystem_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /* adjtimex(2) read-only: 1 when the kernel says the wall clock is
-   synchronized (no STA_UNSYNC, not TIME_ERROR), as timedatectl reports it. */
-static inline int csystem_clock_synchronized(void) {
+   synchronized (no STA_UNSYNC, not TIME_ERROR), as timedatectl reports it.
+   Under waymark.service's system call filter, which has no @clock call,
+   adjtimex fails with EPERM; then systemd-timesyncd's flag file, touched at
+   each synchronization and gone at boot with /run, answers instead. */
+static inline int csystem_clock_synchronized(const char *timesync_flag) {
     struct timex status = { 0 };
     int state = adjtimex(&status);
-    return state >= 0 && state != TIME_ERROR && !(status.status & STA_UNSYNC);
+    if (state < 0) return errno == EPERM && access(timesync_flag, F_OK) == 0;
+    return state != TIME_ERROR && !(status.status & STA_UNSYNC);
 }
 
 /* recvmmsg(2): Glibc declares it only under _GNU_SOURCE, which Swift's

@@ -6,14 +6,17 @@
 #   routed beyond it;
 # - the host's job folder mounted at /job over 9p, and
 #   waymark-pi-job.service, which runs /job/pi-job.sh once systemd is up;
-# - gpsd reading the virtio serial port the host feeds NMEA into.
+# - gpsd reading the virtio serial port the host feeds NMEA into;
+# - hci_vhci, which Debian's arm64 kernel lacks, built from Debian's kernel
+#   source (linux-source) in a root with the kernel's headers, for btvirt.
 # Nothing else of the image is changed: Waymark comes as its package.
 set -eu
 pi=$(cd "$(dirname "$0")" && pwd)
 . "$pi/roots.sh"
 cache=${WAYMARK_CACHE:-/var/cache/waymark}
 root=$("$pi/debian-root.sh" arm64 trixie $PI_PACKAGES)
-key=$(cat "$0" "$root/.packages" | sha256sum | cut -c1-12)
+kmod=$("$pi/debian-root.sh" arm64 trixie $KMOD_PACKAGES)
+key=$(cat "$0" "$root/.packages" "$kmod/.packages" | sha256sum | cut -c1-12)
 image=$cache/pi-image-$key
 if [ -e "$image/.complete" ]; then echo "$image"; exit 0; fi
 
@@ -51,6 +54,17 @@ ln -sf /etc/systemd/system/waymark-pi-job.service "$work/etc/systemd/system/mult
 # gpsd on the virtio serial port named gps0, as a receiver on a UART would be.
 printf 'START_DAEMON="true"\nUSBAUTO="false"\nDEVICES="/dev/virtio-ports/gps0"\nGPSD_OPTIONS="-n"\n' > "$work/etc/default/gpsd"
 ln -sf /usr/lib/systemd/system/gpsd.service "$work/etc/systemd/system/multi-user.target.wants/gpsd.service"
+
+kernel=$(ls "$work/lib/modules")
+[ -d "$kmod/lib/modules/$kernel/build" ] || { echo "the headers in $kmod are not for kernel $kernel" >&2; exit 1; }
+rm -rf "$kmod/build-vhci"
+mkdir -p "$kmod/build-vhci"
+tar -xJf "$kmod"/usr/src/linux-source-*.tar.xz -C "$kmod/build-vhci" --strip-components=3 --wildcards '*/drivers/bluetooth/hci_vhci.c'
+echo 'obj-m := hci_vhci.o' > "$kmod/build-vhci/Kbuild"
+"$pi/in-root.sh" "$kmod" make -C "/lib/modules/$kernel/build" M=/build-vhci modules > "$image.partial/hci_vhci.log" 2>&1 \
+    || { tail -n 20 "$image.partial/hci_vhci.log" >&2; exit 1; }
+install -D -m 0644 "$kmod/build-vhci/hci_vhci.ko" "$work/lib/modules/$kernel/updates/hci_vhci.ko"
+depmod -b "$work" "$kernel"
 
 cp "$work"/boot/vmlinuz-* "$image.partial/vmlinuz"
 cp "$work"/boot/initrd.img-* "$image.partial/initrd.img"
