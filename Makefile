@@ -68,7 +68,8 @@ test: deps
 	@Tests/Pi/swift60.sh
 
 # The arm64 package on a virtual Pi with systemd (Tests/Pi; the scenario
-# takes about 10 minutes, the image about 15 more on a fresh machine):
+# takes about 10 minutes; on a fresh machine its two arm64 roots about 15
+# minutes each under qemu-user):
 # install, login, pair, a trip, a restart, a power cut, an upgrade, doctor
 # and a purge, with the daemon's memory and start-up times printed.
 test-pi: deps deps-pi deb

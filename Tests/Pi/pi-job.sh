@@ -69,10 +69,13 @@ if modprobe hci_vhci 2> /job/no-air; then
 else
     armed="recording: \(running\|requirements missing\)"
 fi
+# btmgmt on controller hci0, fed its commands on standard input as the x86
+# VM's pulses are: trixie's btmgmt (BlueZ 5.82) run with a command in its
+# arguments and no terminal printed nothing and advertised nothing.
+btmgmt0() { { printf '%s\n' "$@"; sleep 3; echo quit; } | timeout 30 btmgmt --index 0 >> /job/btmgmt.log 2>&1; }
 advertise() {
     [ -e /job/no-air ] && return 0
-    btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
-    btmgmt --index 0 add-adv -c -g -d "$ADVERT" 3 >> /job/btmgmt.log 2>&1
+    btmgmt0 "power on" "add-adv -c -g -d $ADVERT 3"
 }
 advertise || finish 14 "add-adv failed"
 # With no air, no trip starts or ends: those waits pass at once.
@@ -104,7 +107,7 @@ if [ "$boot" = 1 ]; then
     grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory.txt
 
     say "the beacon goes"
-    [ -e /job/no-air ] || btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
+    [ -e /job/no-air ] || btmgmt0 "rm-adv 3"
     wait_for 240 trip ended 1 || finish 25 "the trip never ended"
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 26 "the queue never drained"
     as_waymark trips --json > /job/trips-1.json 2>&1

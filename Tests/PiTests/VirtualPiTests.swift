@@ -106,10 +106,10 @@ struct VirtualPiTests {
         #expect(Self.text(job, "beacons-3.json").contains(Self.identity))
         let tripsAfterUpgrade = try JSONSerialization.jsonObject(with: Data(Self.text(job, "trips-3.json").utf8)) as? [[String: Any]] ?? []
         #expect(tripsAfterUpgrade.count >= 2, "\(tripsAfterUpgrade)")
-        // 7. doctor: every check passes but what a virtual Pi cannot have.
-        let failures = Self.text(job, "doctor.txt").split(separator: "\n").filter { $0.hasPrefix("FAIL") }
-        print("virtual Pi: doctor's failures:\n" + failures.joined(separator: "\n"))
-        #expect(failures.allSatisfy { line in Self.unavailableOnAVirtualPi.contains { line.contains($0) } }, "\(Self.text(job, "doctor.txt"))")
+        // 7. doctor: every check passes (a warning is printed, not failed on).
+        let doctor = Self.text(job, "doctor.txt")
+        print("virtual Pi: doctor's lines that are not ok:\n" + doctor.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("warn") }.joined(separator: "\n"))
+        #expect(Self.text(job, "doctor-exit.txt") == "0" && !doctor.contains("FAIL"), "\(doctor)")
         // 8. A purge leaves no file behind.
         let before = Set(Self.text(job, "files-before.txt").split(separator: "\n"))
         let left = Self.text(job, "files-after.txt").split(separator: "\n").filter { !before.contains($0) }
@@ -119,12 +119,6 @@ struct VirtualPiTests {
         print("virtual Pi: " + memory.map { "\($0[0]) \(String(format: "%.1f", (Double($0[1]) ?? 0) / 1024)) MiB" }.joined(separator: ", ")
               + " while recording; launch → armed under systemd \(Self.text(job, "launch-to-armed.txt")) s; boot → armed \(Self.text(job, "boot-to-armed.txt")) s")
     }
-
-    /// What `doctor` cannot find on a virtual Pi, each with why.
-    static let unavailableOnAVirtualPi = [
-        "clock", // no NTP server is reachable, so the clock is never synchronised
-        "backend-reachable", // the backend's own URL is checked from the account, not through the test's loopback forward
-    ]
 
     /// The same package with a higher version (VERSION+next), for the upgrade.
     static func repackage(_ path: String, in job: TemporaryDirectory) throws -> String {
