@@ -10,9 +10,11 @@ for package in "$@"; do
 done
 [ -n "$missing" ] || exit 0
 count=$(echo $missing | wc -w)
+noun="Debian packages"
+[ "$count" = 1 ] && noun="Debian package"
 if [ "$(id -u)" != 0 ]; then
-    echo "$count Debian packages are missing; run: sudo apt-get install$missing"
+    echo "$count $noun missing; run: sudo apt-get install$missing"
     exit 1
 fi
-STEP_LOG=/tmp/waymark-apt.log exec "$(dirname "$0")/step.sh" "installing $count Debian packages" sh -c \
+STEP_LOG=/tmp/waymark-apt.log exec "$(dirname "$0")/step.sh" "installing $count $noun" sh -c \
     "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing"
