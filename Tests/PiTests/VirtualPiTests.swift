@@ -30,6 +30,8 @@ struct VirtualPiTests {
         let name = (package as NSString).lastPathComponent
         try FileManager.default.copyItem(atPath: package, toPath: job.file(name))
         let next = try Self.repackage(job.file(name), in: job)
+        // The logs stay (in /tmp) for a look after a failure; the disk and the packages go.
+        defer { [name, next, "disk.qcow2"].forEach { unlink(job.file($0)) } }
         let config = try provider.waymarkConfig(backend: backend, secretFile: job.file("client-secret"))
             .replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
         try (config + """
