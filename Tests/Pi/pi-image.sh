@@ -8,14 +8,14 @@
 #   waymark-pi-job.service, which runs /job/pi-job.sh once systemd is up;
 # - gpsd reading the virtio serial port the host feeds NMEA into;
 # - hci_vhci, which Debian's arm64 kernel lacks, built from Debian's kernel
-#   source (linux-source) in a root with the kernel's headers, for btvirt.
+#   source (linux-source) in the arm64 build root, for btvirt.
 # Nothing else of the image is changed: Waymark comes as its package.
 set -eu
 pi=$(cd "$(dirname "$0")" && pwd)
 . "$pi/roots.sh"
 cache=${WAYMARK_CACHE:-/var/cache/waymark}
 root=$("$pi/debian-root.sh" arm64 trixie $PI_PACKAGES)
-kmod=$("$pi/debian-root.sh" arm64 trixie $KMOD_PACKAGES)
+kmod=$("$pi/debian-root.sh" arm64 trixie $ARM64_BUILD_PACKAGES)
 key=$(cat "$0" "$root/.packages" "$kmod/.packages" | sha256sum | cut -c1-12)
 image=$cache/pi-image-$key
 if [ -e "$image/.complete" ]; then echo "$image"; exit 0; fi

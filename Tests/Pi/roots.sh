@@ -12,8 +12,9 @@ BUILD_PACKAGES="swiftlang libstdc++-14-dev pkg-config make dpkg-dev libdbus-1-de
 # peers from the guest's loopback, sqlite3 for the store's checks.
 PI_PACKAGES="systemd-sysv udev dbus linux-image-arm64 kmod iproute2 procps sudo socat sqlite3 python3 bluez bluez-test-tools gpsd e2fsprogs libbluetooth3 libcurl4t64 libdbus-1-3 libgps30t64 libmosquitto1 libqrencode4 libsqlite3-0 libssl3t64 zlib1g libstdc++6 init-system-helpers"
 
-# Building hci_vhci for the virtual Pi: Debian's arm64 kernel is built
-# without it (CONFIG_BT_HCIVHCI is not set), and btvirt needs /dev/vhci.
-# The module is compiled from Debian's own kernel source against the
-# kernel's headers, under qemu-user.
-KMOD_PACKAGES="gcc make libc6-dev linux-headers-arm64 linux-source xz-utils kmod"
+# The arm64 build root also builds hci_vhci for the virtual Pi: Debian's
+# arm64 kernel is built without it (CONFIG_BT_HCIVHCI is not set), and
+# btvirt needs /dev/vhci. The module is compiled from Debian's own kernel
+# source against the kernel's headers, under qemu-user. One root for both
+# saves a third debootstrap (about 14 minutes on a fresh machine).
+ARM64_BUILD_PACKAGES="$BUILD_PACKAGES gcc libc6-dev linux-headers-arm64 linux-source xz-utils kmod"

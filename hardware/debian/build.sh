@@ -32,9 +32,8 @@ for arch in $arches; do
         "$here/package.sh" amd64 "$version" "$top/.build/release/waymark" "$out"
         ;;
     arm64)
-        step "making the trixie roots (cached in $cache)"
-        arm=$("$pi/debian-root.sh" arm64 trixie $BUILD_PACKAGES)
-        done_
+        "$pi/make-roots.sh"
+        arm=$("$pi/debian-root.sh" arm64 trixie $ARM64_BUILD_PACKAGES)
         scratch=$cache/build-arm64
         mkdir -p "$scratch"
         if [ "${WAYMARK_ARM64_BUILD:-cross}" = emulated ]; then
