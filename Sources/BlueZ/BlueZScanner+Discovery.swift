@@ -41,6 +41,14 @@ extension BlueZScanner {
             arguments: arguments, timeout: .seconds(5))
     }
 
+    /// New watchdog and expiry periods (settings the fleet pushes), in
+    /// force at once: a scan in progress restarts its timers with them.
+    public func retune(watchdog: Duration, deviceExpiry: Duration) {
+        guard watchdog != options.watchdog || deviceExpiry != options.deviceExpiry else { return }
+        (options.watchdog, options.deviceExpiry) = (watchdog, deviceExpiry)
+        if state == .scanning { startTimers() }
+    }
+
     /// The watchdog and the cache sweep, running only while scanning.
     func startTimers() {
         timers.forEach { $0.cancel() }

@@ -16,7 +16,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     private let eventSink: AsyncStream<ScannerEvent>.Continuation
 
     let connection: DBusConnection
-    let options: ScannerOptions
+    var options: ScannerOptions
     let clock: C
 
     let devices: DeviceTable

@@ -20,18 +20,12 @@ enum Doctor {
                     options: [OptionSpec(name: "--json", help: "one JSON object")], run: run),
     ]
 
-    struct Check: Encodable {
-        var area: String
-        var name: String
-        var ok: Bool
-        var detail: String
-        var fix: String?
-        /// Passes, with a caveat worth a look (printed as "warn").
-        var warning = false
-    }
+    typealias Check = DoctorCheck
 
     static func run(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        // The probes' own log lines would only repeat, ahead of the report, what the checks say.
+        Log.threshold = .error
         var checks: [Check] = []
         checks += await bluetooth(configuration)
         checks += await location(configuration)
@@ -40,34 +34,51 @@ enum Doctor {
         checks += await session(configuration, invocation)
         checks.append(clock())
         if let check = await mqtt(configuration, invocation) { checks.append(check) }
+        let tree = Check.tree(checks)
         if invocation.flag("--json") {
-            print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": checks])) ?? Data(), as: UTF8.self))
+            print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": tree])) ?? Data(), as: UTF8.self))
         } else {
-            for check in checks {
-                print("\(!check.ok ? "FAIL" : check.warning ? "warn" : "ok  ")  \(check.area): \(check.name): \(check.detail)")
-                if !check.ok || check.warning, let fix = check.fix { print("      fix: \(fix)") }
-            }
+            tree.forEach { print($0.text) }
         }
-        return checks.allSatisfy(\.ok) ? .ok : .failure
+        return tree.allSatisfy(\.passed) ? .ok : .failure
     }
 
+    /// BlueZ's chain (bus, service, access, adapter, power) as the scanner
+    /// probes it: it stops at the first missing link, so the links after it
+    /// are not judged. An rfkill block is the cause of a powered-off adapter.
     private static func bluetooth(_ configuration: Configuration) async -> [Check] {
         let bus = try? await DBusConnection.system()
         defer { bus?.close() }
         let missing = await BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
-        var checks = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered].map { requirement in
+        func link(_ requirement: Requirement, needs: [Requirement]) -> Check {
             Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
-                  detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint)
+                  detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint, needs: needs.map { "bluetooth/" + $0.rawValue })
         }
+        let blocked = Rfkill.blocked().map(\.name)
+        var checks = [
+            link(.systemBus, needs: []),
+            link(.bluetoothService, needs: [.systemBus]),
+            link(.bluetoothAccess, needs: [.bluetoothService]),
+            link(.bluetoothAdapter, needs: [.bluetoothAccess]),
+            Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
+                  detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "), fix: "rfkill unblock bluetooth"),
+        ]
+        var powered = link(.adapterPowered, needs: [.bluetoothAdapter])
+        powered.needs.append("bluetooth/rfkill")
+        checks.append(powered)
         var bluetoothd: BluetoothService?
         if let bus { bluetoothd = await BluetoothService.find(on: bus) }
-        if let service = bluetoothd {
+        let service = "bluetooth/" + Requirement.bluetoothService.rawValue, adapter = "bluetooth/" + Requirement.bluetoothAdapter.rawValue
+        if let bluetoothd {
             let version = BluetoothService.oldestSupported.map(String.init).joined(separator: ".")
             checks.append(Check(
-                area: "bluetooth", name: "bluetoothd-version", ok: !service.isBluetoothd || service.isSupported,
-                detail: service.isBluetoothd ? "bluetoothd \(service.version ?? "of unknown version") (pid \(service.pid))"
-                    : "org.bluez is served by \(service.program) (pid \(service.pid)), not bluetoothd",
-                fix: "upgrade bluez to \(version) or newer; waymark is tested with 5.66"))
+                area: "bluetooth", name: "bluetoothd-version", ok: !bluetoothd.isBluetoothd || bluetoothd.isSupported,
+                detail: bluetoothd.isBluetoothd ? "bluetoothd \(bluetoothd.version ?? "of unknown version") (pid \(bluetoothd.pid))"
+                    : "org.bluez is served by \(bluetoothd.program) (pid \(bluetoothd.pid)), not bluetoothd",
+                fix: "upgrade bluez to \(version) or newer; waymark is tested with 5.66 and 5.82", needs: [service]))
+        } else {
+            checks.append(Check(area: "bluetooth", name: "bluetoothd-version", ok: true, detail: "the owner of org.bluez did not say who it is",
+                                warning: true, needs: [service]))
         }
         if let attached = AdapterBus.find(configuration.bluetooth.adapter ?? "") {
             checks.append(Check(
@@ -78,13 +89,11 @@ enum Doctor {
         }
         var monitors = false
         if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
-        checks.append(advertisementMonitors(offered: monitors, bluetoothd: bluetoothd))
-        checks.append(scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors))
-        let blocked = Rfkill.blocked().map(\.name)
-        checks.append(Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
-                            detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "),
-                            fix: "rfkill unblock bluetooth"))
-        return checks
+        var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd)
+        offer.needs = [adapter]
+        var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors)
+        mode.needs = [adapter]
+        return checks + [offer, mode]
     }
 
     /// Whether passive scanning is possible; if not, the drop-in that enables it.
@@ -94,7 +103,7 @@ enum Doctor {
         return Check(
             area: "bluetooth", name: "advertisement-monitors", ok: true,
             detail: offered ? "bluetoothd offers AdvertisementMonitorManager1: passive scanning is possible"
-                : "bluetoothd offers no AdvertisementMonitorManager1 (BlueZ 5.66 keeps it behind --experimental): no passive scanning",
+                : "bluetoothd offers no AdvertisementMonitorManager1 (\(bluetoothd?.version.map { "bluetoothd " + $0 } ?? "BlueZ") keeps it behind --experimental): no passive scanning",
             fix: "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
                 + "sudo mkdir -p \(directory) && printf '[Service]\\nExecStart=\\nExecStart=\(program) --experimental\\n' "
                 + "| sudo tee \(directory)/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth",
@@ -116,17 +125,18 @@ enum Doctor {
 
     /// Whether the watchdog's ladder ended in a needed power cycle, with no advert since.
     private static func radio(_ invocation: Invocation) -> Check {
-        let since = (try? GatewayStore(path: invocation.storePath).radioNeedsPowerCycle()) ?? nil
+        let since = (try? existingStore(invocation)?.radioNeedsPowerCycle()) ?? nil
         return Check(
             area: "bluetooth", name: "radio-power-cycle", ok: since == nil,
             detail: since.map { "needs a power cycle since \($0.formatted(.iso8601)): no adverts after every recovery step" } ?? "no power cycle needed",
-            fix: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter")
+            fix: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter",
+            needs: ["store/integrity"])
     }
 
     /// `mqtt test`, when `[MQTT] Broker` is set.
     private static func mqtt(_ configuration: Configuration, _ invocation: Invocation) async -> Check? {
         guard let broker = configuration.mqtt.broker else { return nil }
-        let deviceID = (try? GatewayStore(path: invocation.storePath).deviceID) ?? ""
+        let deviceID = (try? existingStore(invocation)?.deviceID) ?? ""
         let result: Result<[String], MQTTCommand.Problem>
         do {
             guard let settings = try configuration.mqttSettings(deviceID: deviceID) else { return nil }
@@ -167,8 +177,9 @@ enum Doctor {
         return [
             Check(area: "location", name: "reachable", ok: state != .unreachable, detail: source, fix: Requirement.location.hint),
             Check(area: "location", name: "device", ok: state == .noFix || state == .fix, detail: state.rawValue,
-                  fix: "plug in the receiver; check dmesg and /dev/waymark-gps"),
-            Check(area: "location", name: "fix", ok: state == .fix, detail: state.rawValue, fix: "give the antenna a view of the sky"),
+                  fix: "plug in the receiver; check dmesg and /dev/waymark-gps", needs: ["location/reachable"]),
+            Check(area: "location", name: "fix", ok: state == .fix, detail: state.rawValue, fix: "give the antenna a view of the sky",
+                  needs: ["location/device"]),
         ]
     }
 
@@ -178,6 +189,7 @@ enum Doctor {
         let exists = stat(directory, &info) == 0
         let privateDirectory = exists && info.st_mode & 0o077 == 0
         let writable = access(directory, W_OK) == 0
+        let readOnly = !writable && errno == EROFS
         var integrity = "not created yet"
         var intact = true
         if access(invocation.storePath, F_OK) == 0 {
@@ -190,24 +202,29 @@ enum Doctor {
                 intact = false
             }
         }
+        // Someone else's store is not broken: doctor runs as the wrong user.
+        let owner = exists && geteuid() != 0 && geteuid() != info.st_uid ? getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } : nil
+        let unwritable = owner.map { "run it as the store's owner: sudo -u \($0) waymark doctor" }
+            ?? (readOnly ? "the filesystem under \(directory) is read-only: remount it read-write" : "chmod 700 \(directory)")
         return [
-            Check(area: "store", name: "writable", ok: !exists || writable, detail: directory, fix: "chown waymark: \(directory)"),
+            Check(area: "store", name: "writable", ok: !exists || writable, detail: directory, fix: unwritable),
             Check(area: "store", name: "permissions", ok: !exists || privateDirectory,
                   detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
-            Check(area: "store", name: "integrity", ok: intact, detail: integrity, fix: "a damaged store is moved aside at the next start"),
+            Check(area: "store", name: "integrity", ok: intact, detail: integrity, fix: "a damaged store is moved aside at the next start",
+                  needs: ["store/writable"]),
         ]
     }
 
     private static func session(_ configuration: Configuration, _ invocation: Invocation) async -> [Check] {
-        let stored = try? GatewayStore(path: invocation.storePath)
+        let stored = existingStore(invocation)
         let session = stored.flatMap { try? SessionStore(database: $0.database).load() }
         let now = Date().timeIntervalSince1970
         let identity = SessionCommands.Identity(session, now: now)
         var checks = [
             Check(area: "session", name: "authorized", ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in",
-                  fix: "waymark login"),
+                  fix: "waymark login", needs: ["store/integrity"]),
             Check(area: "session", name: "account", ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none",
-                  fix: "waymark login (fetches the account)"),
+                  fix: "waymark login (fetches the account)", needs: ["session/authorized"]),
         ]
         let base = session?.account?.apiBaseURL ?? configuration.backend.baseURL ?? ""
         if base.isEmpty {
@@ -225,6 +242,11 @@ enum Doctor {
                                 fix: "check the network, DNS, and [Session] CAFile"))
         }
         return checks
+    }
+
+    /// The store if there is one: doctor only looks, and never creates one.
+    private static func existingStore(_ invocation: Invocation) -> GatewayStore? {
+        Database.exists(at: invocation.storePath) ? try? GatewayStore(path: invocation.storePath) : nil
     }
 
     /// The Pi has no RTC: before NTP syncs, the clock can be years behind.

@@ -43,6 +43,14 @@ struct StatusReport: Encodable {
         var reason: String
     }
 
+    /// A setting the fleet may push: the value in force, and whether it
+    /// comes from the local config or the fleet.
+    struct Setting: Encodable {
+        var key: String
+        var value: String
+        var source: String
+    }
+
     var version = Waymark.version
     var config: String
     var daemon: Daemon
@@ -53,14 +61,19 @@ struct StatusReport: Encodable {
     var scanning: Scanning?
     /// The watchdog's ladder ended here and no advert came since.
     var radioNeedsPowerCycleSince: Date?
+    var settings: [Setting] = []
 
     enum CodingKeys: String, CodingKey {
-        case version, config, daemon, store, session, recording, requirements, scanning, radioNeedsPowerCycleSince
+        case version, config, daemon, store, session, recording, requirements, scanning, radioNeedsPowerCycleSince, settings
     }
 
-    static func gather(_ invocation: Invocation, store: GatewayStore?) async throws -> StatusReport {
+    static func gather(_ invocation: Invocation, configuration: Configuration, store: GatewayStore?) async throws -> StatusReport {
         var report = StatusReport(
             config: invocation.configPath, daemon: Daemon(running: false), store: Store(path: invocation.storePath, exists: store != nil))
+        let overlay = store.map { PushedSettings(storedIn: $0).applied(to: configuration) } ?? (configuration: configuration, pushed: [], refused: [])
+        report.settings = PushedSettings.keys.map { key in
+            Setting(key: key, value: PushedSettings.value(of: key, in: overlay.configuration), source: overlay.pushed.contains(key) ? "pushed" : "local")
+        }
         if let store {
             report.store.schemaVersion = store.database.schemaVersion
             report.store.deviceId = try store.deviceID
@@ -117,6 +130,7 @@ struct StatusReport: Encodable {
         } else {
             lines.append("store:        \(store.path) (not created yet; `waymark run` creates it)")
         }
+        lines.append("settings:     " + settings.map { "\($0.key) = \($0.value) (\($0.source))" }.joined(separator: ", "))
         if let requirements {
             let origin = requirements.source == "daemon" ? "" : " (last recorded\(requirements.asOf.map { " \($0.formatted(.iso8601))" } ?? ""))"
             if requirements.missing.isEmpty {

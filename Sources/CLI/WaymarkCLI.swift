@@ -25,7 +25,7 @@ public enum WaymarkCLI {
 
     static let status = CommandSpec(name: "status", summary: "Show the daemon, store and requirement state.",
         options: [OptionSpec(name: "--json", help: "print one JSON object")]) { invocation in
-        guard loadConfiguration(invocation) != nil else { return .config }
+        guard let configuration = loadConfiguration(invocation) else { return .config }
         let store: GatewayStore?
         switch StoreAccess.open(invocation, for: "status", create: false) {
         case .store(let opened): store = opened
@@ -33,7 +33,7 @@ public enum WaymarkCLI {
         case .failed(let code): return code
         }
         do {
-            let report = try await StatusReport.gather(invocation, store: store)
+            let report = try await StatusReport.gather(invocation, configuration: configuration, store: store)
             if invocation.flag("--json") {
                 print(String(decoding: try JSONEncoder.snakeCase.encode(report), as: UTF8.self))
             } else {

@@ -51,6 +51,7 @@ struct DaemonController: Service {
             switch event {
             case .reload:
                 configuration = await reload(configuration)
+                await retune(configuration)
                 await requirements.evaluate(configuration)
                 await uplink.current?.reconcile()
                 await uplink.current?.fetchSettings()
@@ -74,6 +75,7 @@ struct DaemonController: Service {
                 break
             case .session(let event):
                 await sessionChanged(event)
+                if event == .remoteSettingsUpdated { await retune(configuration) }
                 await uplink.current?.reconcile()
                 await recorder.reconcile(missing: await state.missing)
             case .bluetoothChanged, .locationChanged:
@@ -90,7 +92,7 @@ struct DaemonController: Service {
         }) {
         case .success(let reloaded):
             if reloaded.session != running.session || reloaded.backend != running.backend {
-                await uplink.replace(with: makeUplink(reloaded))
+                await uplink.replace(with: makeUplink(Self.inForce(reloaded, store: store)))
             }
             Log.threshold = reloaded.logLevel
             Log.notice("configuration reloaded from \(invocation.configPath)")
@@ -99,6 +101,21 @@ struct DaemonController: Service {
             Log.error("reload failed, keeping the running configuration: \(error)")
             return running
         }
+    }
+
+    /// `local` with the fleet's pushed settings over it; a pushed value the
+    /// config schema refuses is logged, and the local one stands.
+    static func inForce(_ local: Configuration, store: GatewayStore) -> Configuration {
+        let overlay = PushedSettings(storedIn: store).applied(to: local)
+        for problem in overlay.refused { Log.warning("settings: refusing the fleet's \(problem); the local value stands") }
+        return overlay.configuration
+    }
+
+    /// Applies the settings in force to the services that read them, at once.
+    private func retune(_ local: Configuration) async {
+        let configuration = Self.inForce(local, store: store)
+        await uplink.current?.retune(configuration.upload)
+        await recorder.retune(configuration)
     }
 
     /// Logs, stores, announces and queues what the session manager

@@ -45,6 +45,8 @@ package struct GatewayDaemon {
         }
 
         // Wakes: everything the controller reacts to, from every service.
+        // The services start with the fleet's last pushed settings in force.
+        let local = configuration, configuration = DaemonController.inForce(configuration, store: store)
         let (wakes, wake) = AsyncStream.makeStream(of: DaemonWake.self)
         let uplink = UplinkHolder(nil)
         let scanner = ScannerService(bus: bus)
@@ -69,7 +71,7 @@ package struct GatewayDaemon {
         await uplink.install(makeUplink(configuration))
         let inhibitor = bus.map(SleepInhibitor.init)
         let controller = DaemonController(
-            configuration: configuration, invocation: invocation, bus: bus, store: store, state: state,
+            configuration: local, invocation: invocation, bus: bus, store: store, state: state,
             uplink: uplink, inhibitor: inhibitor, wakes: wakes, wake: wake, hangups: hangups, makeUplink: makeUplink)
 
         // In start order; they stop in reverse.

@@ -29,7 +29,8 @@ actor RecorderService: Service {
     let store: GatewayStore
     let recordings: RecordingStore
     let outbox: Outbox
-    let configuration: Configuration
+    /// The local configuration with the fleet's pushed settings over it.
+    private(set) var configuration: Configuration
     let bus: DBusConnection?
     let isAuthorized: @Sendable () async -> Bool
     /// Told about new samples (the uploader), and how soon they should go.
@@ -99,6 +100,15 @@ actor RecorderService: Service {
     var running: Bool { reconciler.running }
     var intent: Reconciler.Intent { reconciler.intent }
 
+    /// Settings in force from now on (a reload, or the fleet pushed new
+    /// ones): the gap threshold at the next reconcile, the scanner's
+    /// watchdog and expiry at once.
+    func retune(_ configuration: Configuration) async {
+        self.configuration = configuration
+        reconciler.gapThreshold = configuration.recording.gapThreshold.seconds
+        await scanner.retune(watchdog: configuration.bluetooth.scanWatchdog, deviceExpiry: configuration.bluetooth.deviceExpiry)
+    }
+
     /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
     func setIntent(_ intent: Reconciler.Intent, missing: [Requirement]) async {
         do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }
@@ -116,10 +126,6 @@ actor RecorderService: Service {
         // come back are measured from the heartbeat.
         if reconciler.running && !sleeping { reconciler.collected(at: now) }
         reconciler.intent = (try? recordings.intent) ?? reconciler.intent
-        // Remote settings may override the gap threshold.
-        if let remote = ((try? SessionStore(database: store.database).settings()) ?? nil)?.gapThreshold {
-            reconciler.gapThreshold = remote
-        }
         let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
         capture?.state(CaptureState.requirements, ["missing": missing.map(\.rawValue).joined(separator: " ")])
         for action in actions {

@@ -37,6 +37,11 @@ actor ScannerService: Service {
         await scanner.stop()
     }
 
+    /// Watchdog and expiry periods for the scan in progress.
+    func retune(watchdog: Duration, deviceExpiry: Duration) async {
+        await scanner?.retune(watchdog: watchdog, deviceExpiry: deviceExpiry)
+    }
+
     /// The scan mode in use and why; nil while not scanning.
     var reception: ScanReception? { get async { await scanner?.reception } }
 

@@ -133,6 +133,12 @@ actor Uplink {
         await fetchSettings()
     }
 
+    /// Upload settings in force from now on (the fleet pushed new ones).
+    func retune(_ upload: Configuration.Upload) async {
+        await uploader?.retune(batchCount: upload.batchSize)
+        await publisher?.retune(batchCount: upload.batchSize)
+    }
+
     /// Fetches settings and fleet commands (lock, wipe), while authorized.
     func fetchSettings() async {
         guard await session.isAuthorized else { return }

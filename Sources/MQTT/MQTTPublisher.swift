@@ -54,7 +54,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private let outbox: Outbox
     private let isAuthorized: @Sendable () async -> Bool
     private let state: @Sendable () async -> GatewayState
-    private let options: Options
+    private var options: Options
     private let clock: C
     private var backoff: Backoff
     private var connected = false
@@ -132,6 +132,11 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     }
 
     /// Reconnects at once if down (the network came back), and sends what waits.
+    /// Samples per message from now on (a setting the fleet pushes).
+    public func retune(batchCount: Int) {
+        options.batchCount = max(batchCount, 1)
+    }
+
     public func flush() async {
         if !connected, !connecting {
             retry?.task.cancel()

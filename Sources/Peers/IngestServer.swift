@@ -36,6 +36,8 @@ public final class IngestServer: @unchecked Sendable {
         public var duplicates: Int
         public var conflicts: Int
         public var posts: Int
+        /// Samples in each batch stored, in the order they came.
+        public var batch_sizes: [Int]
         public var keys: Int
         public var max_seq: Int
     }

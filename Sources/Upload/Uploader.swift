@@ -16,7 +16,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     let deviceID: String
     let authorization: any UploadAuthorization
     let baseURL: @Sendable () async -> String
-    let options: UploadOptions
+    private(set) var options: UploadOptions
     let clock: C
     let now: @Sendable () -> Double
 
@@ -90,6 +90,14 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     }
 
     private func clearAgeTimer() { ageTimer = nil }
+
+    /// Samples per request from now on (a setting the fleet pushes); a
+    /// queue that now holds a full batch is sent at once.
+    public func retune(batchCount: Int) {
+        guard batchCount != options.batchCount else { return }
+        options.batchCount = max(batchCount, 1)
+        if lastCount + addedSinceCount >= options.batchCount { waker.yield(false) }
+    }
 
     /// A wake is explicit (`flush`, a retry falling due) or routine (new
     /// samples): routine wakes leave a pending backoff alone.

@@ -27,4 +27,56 @@ struct DoctorTests {
         #expect(broken.output.contains("FAIL  location: reachable"))
         #expect(broken.output.contains("fix: the location source is unreachable"))
     }
+
+    /// No system bus (so no bluetoothd), no gpsd, and a store the user
+    /// cannot write: one failure and one fix per cause, every check that
+    /// depends on a failure skipped, and nothing printed before the first
+    /// check. Run as user nobody, since root writes anywhere.
+    @Test func eachCauseFailsOnceAndWhatDependsOnItIsSkipped() throws {
+        let directory = try TemporaryDirectory("waymark-doctor")
+        defer { directory.remove() }
+        chmod(directory.path, 0o755)
+        let backend = try IngestServer(directory: directory)
+        defer { backend.stop() }
+        let data = directory.file("data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        chown(data, 65534, 65534)
+        chmod(data, 0o500)
+        let gpsd = try FreePort.tcp()
+        try "[Location]\nSource = gpsd://127.0.0.1:\(gpsd)\n\n[Backend]\nBaseURL = \(backend.baseURL)\n"
+            .write(toFile: directory.file("waymark.conf"), atomically: true, encoding: .utf8)
+        let doctor = try ChildProcess(
+            "setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try WaymarkBinary.path,
+                        "--config", directory.file("waymark.conf"), "--data-dir", data, "doctor"],
+            aptPackage: "util-linux", environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.file("no-bus"))"],
+            logPath: directory.file("doctor.log"))
+        #expect(try doctor.wait(timeout: 30) == 1)
+        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).year!
+        #expect(doctor.output == """
+            FAIL  bluetooth: system-bus: missing
+                  fix: the system D-Bus is not running (systemctl start dbus)
+            skip  bluetooth: bluetooth-service: skipped (needs: bluetooth/system-bus)
+            skip  bluetooth: bluetooth-access: skipped (needs: bluetooth/bluetooth-service)
+            skip  bluetooth: bluetooth-adapter: skipped (needs: bluetooth/bluetooth-access)
+            ok    bluetooth: rfkill: not blocked
+            skip  bluetooth: adapter-powered: skipped (needs: bluetooth/bluetooth-adapter)
+            skip  bluetooth: bluetoothd-version: skipped (needs: bluetooth/bluetooth-service)
+            skip  bluetooth: advertisement-monitors: skipped (needs: bluetooth/bluetooth-adapter)
+            skip  bluetooth: scan-mode: skipped (needs: bluetooth/bluetooth-adapter)
+            FAIL  location: reachable: gpsd://127.0.0.1:\(gpsd)
+                  fix: the location source is unreachable (systemctl start gpsd, or check [Location] Source)
+            skip  location: device: skipped (needs: location/reachable)
+            skip  location: fix: skipped (needs: location/device)
+            FAIL  store: writable: \(data)
+                  fix: chmod 700 \(data)
+            ok    store: permissions: 500
+            skip  store: integrity: skipped (needs: store/writable)
+            skip  bluetooth: radio-power-cycle: skipped (needs: store/integrity)
+            skip  session: authorized: skipped (needs: store/integrity)
+            skip  session: account: skipped (needs: session/authorized)
+            ok    network: backend: \(backend.baseURL): answered 501
+            ok    system: clock: year \(year)
+
+            """)
+    }
 }

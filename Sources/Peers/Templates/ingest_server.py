@@ -20,7 +20,7 @@
 #     queued faults apply to the next sample POSTs in order; with "random",
 #     each POST gets a random one of 500, 429, close, delay, ack-drop with
 #     probability p; above "max_bytes" (compressed) a POST gets 413.
-#   GET  /_control/summary    {"stored", "kinds", "duplicates", "conflicts", "posts", "keys", "max_seq"}
+#   GET  /_control/summary    {"stored", "kinds", "duplicates", "conflicts", "posts", "batch_sizes", "keys", "max_seq"}
 #     duplicates: resent samples absorbed by the (device_id, seq) key;
 #     conflicts: a seq that came back with different content (a reused seq)
 #   GET  /_control/missing?upto=N  sequence numbers 1..N not stored (first 100)
@@ -35,6 +35,7 @@ state = {
     "duplicates": 0,
     "conflicts": 0,
     "posts": 0,
+    "batch_sizes": [],
     "keys": {},
     "faults": [],
     "random": 0.0,
@@ -93,7 +94,7 @@ class Handler(BaseHTTPRequestHandler):
                 for sample in state["samples"].values():
                     kinds[sample.get("kind")] = kinds.get(sample.get("kind"), 0) + 1
                 return self.reply(200, {"stored": len(seqs), "kinds": kinds, "duplicates": state["duplicates"], "conflicts": state["conflicts"], "posts": state["posts"],
-                                        "keys": len(state["keys"]), "max_seq": max(seqs) if seqs else 0})
+                                        "batch_sizes": state["batch_sizes"], "keys": len(state["keys"]), "max_seq": max(seqs) if seqs else 0})
         if self.path.startswith("/_control/samples?kind="):
             kind = self.path.split("=")[1]
             with lock:
@@ -178,6 +179,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(400, {"error": "bad Idempotency-Key"})
         with lock:
             state["keys"][key] = state["keys"].get(key, 0) + 1
+            state["batch_sizes"].append(len(samples))
             for sample in samples:
                 index = (device, sample["seq"])
                 if index in state["samples"]:
