@@ -11,7 +11,7 @@ public enum WaymarkCLI {
     /// one literal added up: Swift 6.0's type checker gives up on the sum.
     static let commands: [CommandSpec] = Array([
         [run, status, config],
-        SessionCommands.specs, RecordingCommands.specs, EventCommands.specs, Doctor.specs, ExportCommand.specs,
+        SessionCommands.specs, RecordingCommands.specs, EventCommands.specs, Doctor.specs, HealthCommand.specs, ExportCommand.specs,
         BluetoothCommands.specs, LocationCommands.specs, QueueCommands.specs, RadioCommand.specs, MQTTCommand.specs,
         CaptureCommands.specs, ReportCommand.specs,
         [manual, completion, version],

@@ -31,6 +31,9 @@ package enum ControlInterface {
                     state.request(.disarmed)
                     return []
                 },
+                DBusMethod("Health") { _ in
+                    [await state.healthFacts().dbus]
+                },
             ], properties: [
                 DBusProperty("Version", signature: "s") { .string(Waymark.version) },
                 DBusProperty("DeviceId", signature: "s") { .string(state.deviceID) },

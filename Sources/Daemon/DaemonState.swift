@@ -15,6 +15,8 @@ actor DaemonState {
     private(set) var missing: [Requirement] = []
     /// The location reader's latest state; nil until it has reported.
     private(set) var location: LocationState?
+    /// Every service started, and systemd was told so.
+    private(set) var ready = false
     private let wake: AsyncStream<DaemonWake>.Continuation
 
     init(deviceID: String, recorder: RecorderService, outbox: Outbox, wake: AsyncStream<DaemonWake>.Continuation) {
@@ -26,6 +28,20 @@ actor DaemonState {
     }
 
     func update(location state: LocationState) { location = state }
+
+    func markReady() { ready = true }
+
+    /// For `waymark health`: a real write to the store, its quick check,
+    /// and what the recorder, the scanner and the queue say.
+    func healthFacts() async -> HealthFacts {
+        var facts = await recorder.healthFacts()
+        facts.ready = ready
+        facts.missing = missing.map(\.rawValue)
+        if let oldest = (try? outbox.status())?.oldest {
+            facts.oldestQueuedSeconds = max(Double(time(nil)) - oldest, 0)
+        }
+        return facts
+    }
 
     /// Stores a new requirement set and returns the one it replaced.
     func update(missing new: [Requirement]) -> [Requirement] {

@@ -84,7 +84,7 @@ package struct GatewayDaemon {
         services += [.init(scanner), .init(recorder), .init(RadioHealthService(interval: configuration.bluetooth.healthInterval, recorder: recorder)),
                      .init(controller)]
         if let bus { services.append(.init(ControlInterfaceService(bus: bus, state: state), onFailure: .report)) }
-        services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds)))
+        services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds) { await state.markReady() }))
 
         let group = ServiceGroup(services, clock: ContinuousClock()) { event in
             switch event {

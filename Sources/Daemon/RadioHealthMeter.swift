@@ -27,6 +27,11 @@ final class RadioHealthMeter: Sendable {
         var steps: [String] = []
         /// Identity → strongest RSSI (nil when seen without one).
         var seen: [String: Int?] = [:]
+        /// For `waymark health`: when scanning last started, the last
+        /// advert, and the watchdog's step since it (nil after an advert).
+        var scanningSince: ContinuousClock.Instant?
+        var lastAdvert: ContinuousClock.Instant?
+        var stepSinceAdvert: String?
 
         /// Folds the current count into `counts` and starts counting under
         /// the adapter and mode as they are now (a zero marks them as scanned with).
@@ -47,6 +52,7 @@ final class RadioHealthMeter: Sendable {
     func follow(adapter: String?) {
         state.withLock { state in
             state.adapter = adapter.map(BlueZScanner<ContinuousClock>.name(of:))
+            state.scanningSince = adapter == nil ? nil : state.scanningSince ?? .now
             state.settle()
         }
     }
@@ -59,7 +65,24 @@ final class RadioHealthMeter: Sendable {
         }
     }
 
-    func advert() { state.withLock { $0.current?.count += 1 } }
+    func advert() {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.current?.count += 1
+            state.lastAdvert = now
+            if state.stepSinceAdvert != nil { state.stepSinceAdvert = nil }
+        }
+    }
+
+    /// While scanning: how long since the last advert (or since scanning
+    /// started, if none came), and the watchdog's last step since then.
+    var silence: (duration: Duration, step: String?)? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let since = state.scanningSince else { return nil }
+            return (now - max(since, state.lastAdvert ?? since), state.stepSinceAdvert)
+        }
+    }
 
     /// The adapter scanning now (`hci0`), if any.
     var adapter: String? { state.withLock { $0.adapter } }
@@ -70,7 +93,12 @@ final class RadioHealthMeter: Sendable {
 
     func restarted() { state.withLock { $0.restarts += 1 } }
 
-    func stepped(_ step: String) { state.withLock { $0.steps.append(step) } }
+    func stepped(_ step: String) {
+        state.withLock { state in
+            state.steps.append(step)
+            state.stepSinceAdvert = step
+        }
+    }
 
     /// The report for the `seconds` since the last one; with `reset`, it
     /// starts the next (without, it is the interval so far).
@@ -81,7 +109,8 @@ final class RadioHealthMeter: Sendable {
             var taken = state
             taken.settle()
             guard reset else { return taken }
-            state = State(adapter: state.adapter, mode: state.mode)
+            state = State(adapter: state.adapter, mode: state.mode, scanningSince: state.scanningSince, lastAdvert: state.lastAdvert,
+                          stepSinceAdvert: state.stepSinceAdvert)
             state.settle()
             return taken
         }

@@ -109,6 +109,24 @@ actor RecorderService: Service {
         await scanner.retune(watchdog: configuration.bluetooth.scanWatchdog, deviceExpiry: configuration.bluetooth.deviceExpiry)
     }
 
+    /// The recorder's part of `waymark health`.
+    func healthFacts() async -> HealthFacts {
+        var facts = HealthFacts()
+        let probe = store.probe()
+        facts.storeWritable = probe.writeProblem == nil && !storageFull
+        facts.storeProblem = probe.writeProblem ?? (storageFull ? "the disk is full" : "")
+        facts.integrity = probe.integrity
+        facts.armed = reconciler.intent == .armed
+        facts.running = reconciler.running
+        if let silence = health.silence {
+            facts.silenceSeconds = Double(silence.duration.components.seconds) + Double(silence.duration.components.attoseconds) * 1e-18
+            facts.recoveryStep = silence.step
+        }
+        facts.needsPowerCycle = ((try? store.radioNeedsPowerCycle()) ?? nil) != nil
+        facts.authorized = await isAuthorized()
+        return facts
+    }
+
     /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
     func setIntent(_ intent: Reconciler.Intent, missing: [Requirement]) async {
         do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }

@@ -7,9 +7,12 @@ import Lifecycle
 struct SystemdNotifierService: Service {
     let name = "systemd notifier"
     let watchdogMicroseconds: UInt64?
+    /// Told once systemd has been told.
+    var ready: @Sendable () async -> Void = {}
 
     func start() async {
         SystemdNotifier.notify("READY=1\nSTATUS=running")
+        await ready()
     }
 
     func run() async {

@@ -2,6 +2,9 @@
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     case failure = 1
+    /// `waymark health`'s verdicts, one per first problem: the daemon, the
+    /// store, the session, the radio, the queue.
+    case unhealthyDaemon = 10, unhealthyStore = 11, unhealthySession = 12, unhealthyRadio = 13, unhealthyQueue = 14
     case usage = 64
     case dataError = 65
     case unavailable = 69

@@ -90,6 +90,12 @@ package enum ConfigSchema {
         text("MQTT", "DiscoveryPrefix", "homeassistant", "Home Assistant's discovery prefix") { $0.mqtt.discoveryPrefix = $1 ?? "" },
         parsed("MQTT", "Commands", "false", "take cmd/start, cmd/stop and cmd/flush from the broker (limit who may publish them with its ACL)",
                expected: "true or false", { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.commands = $1 },
+        duration("Health", "AdvertSilence", "30min", "waymark health: armed and scanning, this long without hearing any advert is unhealthy", minimum: .seconds(1)) {
+            $0.health.advertSilence = $1
+        },
+        duration("Health", "QueueAge", "24h", "waymark health: a queued sample older than this means uploads are stuck", minimum: .seconds(1)) {
+            $0.health.queueAge = $1
+        },
         ConfigKey(section: "Logging", name: "Level", defaultText: "info", help: "error, warning, notice, info or debug") { config, text in
             let levels: [String: Log.Priority] = ["error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug]
             guard let level = levels[text.lowercased()] else { return "expected error, warning, notice, info or debug" }

@@ -74,6 +74,14 @@ public struct Configuration: Sendable, Equatable {
         public var sinks: [UploadSink] = []
     }
 
+    /// What `waymark health` calls healthy.
+    public struct Health: Sendable, Equatable {
+        /// Armed and scanning, this long without an advert is unhealthy.
+        public var advertSilence: Duration = .zero
+        /// A queued sample this old means the queue does not drain.
+        public var queueAge: Duration = .zero
+    }
+
     public struct MQTT: Sendable, Equatable {
         /// Nil: no MQTT.
         public var broker: MQTTBroker?
@@ -97,6 +105,7 @@ public struct Configuration: Sendable, Equatable {
     public var recording = Recording()
     public var upload = Upload()
     public var mqtt = MQTT()
+    public var health = Health()
     public var logLevel: Log.Priority = .info
 
     /// Every key at its default from `ConfigSchema`.

@@ -72,6 +72,27 @@ public struct GatewayStore: Sendable {
         }
     }
 
+    /// A real write (the time of this check, in `meta`), then SQLite's
+    /// quick check: nil and "ok" for a store that takes samples and is intact.
+    public func probe(at time: Date = Date()) -> (writeProblem: String?, integrity: String) {
+        var problem: String?
+        do {
+            try database.write { connection in
+                try connection.run("INSERT INTO meta (key, value) VALUES ('health_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                   [.text(String(time.timeIntervalSince1970))])
+            }
+        } catch {
+            problem = "\(error)"
+        }
+        let integrity: String
+        do {
+            integrity = try database.read { try $0.scalar("PRAGMA quick_check")?.text } ?? "no answer"
+        } catch {
+            integrity = "\(error)"
+        }
+        return (problem, integrity)
+    }
+
     /// When the radio was last reported as needing a power cycle, unless
     /// adverts came back since (`radioRecovered`).
     public func radioNeedsPowerCycle() throws -> Date? {
