@@ -69,7 +69,8 @@ extension RecorderService {
         defer { scheduleTick() }
         guard !recorded.isEmpty else { return }
         var ended = false
-        for change in stamper.recordTrips(recorded, in: recordings) {
+        let samples = stamper.stamp(recorded)
+        for change in stamper.recordTrips(recorded, stamped: samples, in: recordings) {
             switch change.action {
             case .started: Log.notice("recording: trip \(change.id) started")
             case .resumed: Log.notice("recording: trip \(change.id) resumed")
@@ -79,9 +80,8 @@ extension RecorderService {
             }
             if let event = change.event { announce(event.kind, event.detail, upload: false) }
         }
-        let samples: [Sample]
         do {
-            samples = try stamper.append(recorded, to: outbox, tracks: recordings)
+            try stamper.append(samples, to: outbox, tracks: recordings)
         } catch {
             Log.error("recording: cannot commit \(recorded.count) samples: \(error)")
             // Disk full: stop with a requirement-lost event; what is stored stays intact.

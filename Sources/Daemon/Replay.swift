@@ -128,14 +128,20 @@ package struct Replay {
 
     private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
         guard !recorded.isEmpty else { return }
-        for change in state.stamper.recordTrips(recorded, in: recordings) {
+        let samples = state.stamper.stamp(recorded)
+        for change in state.stamper.recordTrips(recorded, stamped: samples, in: recordings) {
             state.tripIDs.insert(change.id)
             if let event = change.event { try? store.record(event.kind, detail: event.detail, at: Date(timeIntervalSince1970: change.at)) }
         }
-        try append(recorded, &state)
+        try append(samples, &state)
     }
 
     private func append(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
-        for sample in try state.stamper.append(recorded, to: outbox, tracks: recordings) { state.counts[sample.kind, default: 0] += 1 }
+        try append(state.stamper.stamp(recorded), &state)
+    }
+
+    private func append(_ samples: [Sample], _ state: inout ReplayState) throws {
+        try state.stamper.append(samples, to: outbox, tracks: recordings)
+        for sample in samples { state.counts[sample.kind, default: 0] += 1 }
     }
 }

@@ -24,12 +24,19 @@ extension SampleStamper {
         }
     }
 
-    /// Stores the trips that start and end among `recorded`.
-    func recordTrips(_ recorded: [RecordedSample], in recordings: RecordingStore) -> [TripChange] {
-        recorded.compactMap { sample in
+    /// Stamps `recorded` in order: each trip's start, samples and end take
+    /// their times in one pass, so none of them goes back.
+    mutating func stamp(_ recorded: [RecordedSample]) -> [Sample] {
+        recorded.map { sample($0) }
+    }
+
+    /// Stores the trips that start and end among `recorded`, at the times
+    /// their samples were `stamped` with.
+    func recordTrips(_ recorded: [RecordedSample], stamped: [Sample], in recordings: RecordingStore) -> [TripChange] {
+        zip(recorded, stamped).compactMap { sample, stamped in
             guard let action = sample.tripAction, let id = sample.tripID else { return nil }
-            let stamped = stamp(sample.time)
-            let (at, unsynced) = (stamped.time, stamped.source == .unsynced ? (stamped.reading.bootID, sample.time) : nil)
+            let at = stamped.time
+            let unsynced = stamped.timeSource == .unsynced ? stamped.boot : nil
             switch action {
             case .started: try? recordings.tripStarted(id, at: at, unsynced: unsynced)
             case .ended(_, let reason): try? recordings.tripEnded(id, at: at, reason: reason.rawValue, unsynced: unsynced)
@@ -39,12 +46,10 @@ extension SampleStamper {
         }
     }
 
-    /// Stamps `recorded` and appends them to the outbox, with their
-    /// positions and readings to their trips' timelines, in one transaction.
-    /// A timeline that cannot be written costs the report, never the samples.
-    mutating func append(_ recorded: [RecordedSample], to outbox: Outbox, tracks recordings: RecordingStore) throws -> [Sample] {
-        let samples = recorded.map { sample($0) }
+    /// Appends stamped `samples` to the outbox, with their positions and
+    /// readings to their trips' timelines, in one transaction. A timeline
+    /// that cannot be written costs the report, never the samples.
+    func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws {
         try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
-        return samples
     }
 }

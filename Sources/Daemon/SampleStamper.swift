@@ -16,6 +16,9 @@ struct SampleStamper {
     private var timeBase = TimeBase()
     /// The time source of the last samples stamped, to re-stamp once it becomes trusted.
     private var lastSource: TimeSource?
+    /// The last time stamped in the open trip, below which none of its
+    /// later samples goes.
+    private var tripFloor: (trip: String, boot: Double, time: Double, source: TimeSource)?
 
     init(clock: any SystemClock, outbox: Outbox, recordings: RecordingStore) {
         self.clock = clock
@@ -46,9 +49,29 @@ struct SampleStamper {
             }), count > 0 {
                 Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples")
             }
+            // The trip's floor moves with its re-stamped samples.
+            if let floor = tripFloor, floor.source == .unsynced { tripFloor = (floor.trip, floor.boot, floor.boot + offset, stamped.source) }
         }
         lastSource = stamped.source
-        return Sample(time: stamped.time, tripID: recorded.tripID, payload: recorded.payload, timeSource: stamped.source,
+        let time = recorded.tripID.map { monotonic(stamped.time, at: recorded.time, source: stamped.source, in: $0) } ?? stamped.time
+        return Sample(time: time, tripID: recorded.tripID, payload: recorded.payload, timeSource: stamped.source,
                       boot: (stamped.reading.bootID, recorded.time))
+    }
+
+    /// A time in `trip` no earlier than the one stamped in it before: when
+    /// the source steps back (a receiver's clock, gpsfake looping its log,
+    /// a clock set back), the trip's times run on from its last one at the
+    /// boot clock's rate until the source catches up. So a trip's samples
+    /// never go back in time in the order they are queued, and it never
+    /// ends before it starts.
+    private mutating func monotonic(_ time: Double, at boot: Double, source: TimeSource, in trip: String) -> Double {
+        guard let floor = tripFloor, floor.trip == trip else {
+            tripFloor = (trip, boot, time, source)
+            return time
+        }
+        let lowest = floor.time + max(0, boot - floor.boot)
+        let result = max(time, lowest)
+        tripFloor = (trip, max(boot, floor.boot), result, result == time ? source : floor.source)
+        return result
     }
 }

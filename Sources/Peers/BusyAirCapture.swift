@@ -22,6 +22,13 @@ public struct BusyAirCapture: Sendable {
     /// Adverts per second from each noise device.
     public var noiseRate = 5
     public var config = "[Recording]\nBeaconLostTimeout = 30s\nReopenWindow = 5s\n"
+    /// The system clock's sync state; unsynced, the receiver's time dates samples.
+    public var clockSynchronized = true
+    /// The receiver's seconds per real second (gpsfake plays a log faster
+    /// than real time), and the length of its log in receiver seconds,
+    /// after which its time starts over, as gpsfake's does when it loops.
+    public var receiverSpeed = 1.0
+    public var receiverLoop: Double?
 
     public init(seconds: Int, beaconInRange: [Range<Int>]) {
         (self.seconds, self.beaconInRange) = (seconds, beaconInRange)
@@ -33,12 +40,13 @@ public struct BusyAirCapture: Sendable {
     public func write(to path: String) throws -> Int {
         let (wall0, boot0) = (1_796_000_000.0, 1000.0)
         let pairings = #"[{"has_bindkey":false,"id":1,"identity":"\#(Self.vehicle)","label":"car","role":"vehicle"}]"#
-        let writer = try CaptureWriter(.file(path), at: .init(wall: wall0, boot: boot0, bootID: "busy-air", synchronized: true)) { wall in
+        let synchronized = clockSynchronized
+        let writer = try CaptureWriter(.file(path), at: .init(wall: wall0, boot: boot0, bootID: "busy-air", synchronized: synchronized)) { wall in
             CaptureHeader(waymarkVersion: "synthetic", started: wall, bootID: "busy-air", config: config, pairings: pairings)
         }
         var count = 0
         func add(_ t: Double, _ body: CaptureRecord.Body) {
-            writer.append(CaptureRecord(boot: boot0 + t, wall: wall0 + t, synchronized: true, body: body))
+            writer.append(CaptureRecord(boot: boot0 + t, wall: wall0 + t, synchronized: synchronized, body: body))
             count += 1
         }
         add(0, .state(CaptureState.running, ["on": "true"]))
@@ -60,13 +68,14 @@ public struct BusyAirCapture: Sendable {
                 add(t, .advert(adapter: "hci0", Sighting(address: String(format: "5A:%02X:00:11:22:33", device), addressType: "random",
                                                          rssi: -70 - device % 25, manufacturerData: [0x004C: data], uptimeNanoseconds: UInt64(t * 1e9))))
             }
-            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wall0 + Double(second)))
+            let played = Double(second) * receiverSpeed
+            let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wall0 + (receiverLoop.map { played.truncatingRemainder(dividingBy: $0) } ?? played)))
             let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(time)","lat":\#(48.2 + Double(second) * 1e-4),"lon":8.41,"speed":11.1}"#
             add(Double(second) + 0.05, .location(LocationLine(speaks: .gpsd, bytes: Array(line.utf8))))
             if second > 0, second % 300 == 0 { add(Double(second), .state(CaptureState.health, ["seconds": "300"])) }
         }
         add(Double(seconds), .state(CaptureState.running, ["on": "false"]))
-        writer.close(at: .init(wall: wall0 + Double(seconds), boot: boot0 + Double(seconds), bootID: "busy-air", synchronized: true))
+        writer.close(at: .init(wall: wall0 + Double(seconds), boot: boot0 + Double(seconds), bootID: "busy-air", synchronized: synchronized))
         return count
     }
 }

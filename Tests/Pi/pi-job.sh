@@ -151,6 +151,10 @@ as_waymark beacons --json > /job/beacons-3.json 2>&1
 as_waymark trips --json > /job/trips-3.json 2>&1
 daemon_log > /job/daemon-2.log
 
+say "waymark health, as greenboot's check (root, after the upgrade)"
+sh /usr/share/doc/waymark/examples/greenboot-50-waymark.sh > /job/health.txt 2>&1
+echo $? > /job/health-exit.txt
+
 say "waymark doctor"
 as_waymark doctor > /job/doctor.txt 2>&1
 echo $? > /job/doctor-exit.txt

@@ -108,6 +108,8 @@ struct VirtualPiTests {
         #expect(Self.text(job, "beacons-3.json").contains(Self.identity))
         let tripsAfterUpgrade = try JSONSerialization.jsonObject(with: Data(Self.text(job, "trips-3.json").utf8)) as? [[String: Any]] ?? []
         #expect(tripsAfterUpgrade.count >= 2, "\(tripsAfterUpgrade)")
+        // The fleet's boot check after the upgrade: healthy.
+        #expect(Self.text(job, "health-exit.txt") == "0", "\(Self.text(job, "health.txt"))")
         // 7. doctor: every check passes (a warning is printed, not failed on).
         let doctor = Self.text(job, "doctor.txt")
         print("virtual Pi: doctor's lines that are not ok:\n" + doctor.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("warn") }.joined(separator: "\n"))

@@ -58,6 +58,8 @@ waymark ($version) unstable; urgency=medium
 CHANGES
 gzip -9n < "$stage/changelog" > "$doc/changelog.gz"
 chmod 0644 "$doc"/*
+# The boot checks of fleet update tools (README: "Health, for fleet updates").
+for example in "$top"/hardware/fleet/*; do install -D -m 0644 "$example" "$doc/examples/${example##*/}"; done
 
 # Depends from the libraries the binary links, as the target's dpkg knows them.
 mkdir -p "$stage/debian"
