@@ -98,14 +98,14 @@ enum BluetoothCommands {
     static func scan(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
-        let bindkeys = PairedDevices((try? pairings(invocation)) ?? []).bindkeys
+        let paired = PairedDevices((try? pairings(invocation)) ?? [])
         let json = invocation.flag("--json")
         let live = isatty(STDOUT_FILENO) == 1 && !json
         // Lines (NDJSON or tab-separated) are written from the scanner's
         // queue as each advert arrives: no task hop per sighting, and none
         // dropped in busy air.
         var writeLine: (@Sendable (Sighting) -> Void)?
-        if !live { writeLine = { sighting in Self.printLine(DecodedSighting(sighting, bindkeys: bindkeys), json: json) } }
+        if !live { writeLine = { sighting in Self.printLine(DecodedSighting(sighting, paired: paired), json: json) } }
         let session: ScanSession
         do { session = try await ScanSession.start(configuration, onSighting: writeLine) } catch {
             Log.error("\(error)")
@@ -115,7 +115,7 @@ enum BluetoothCommands {
             var table = ScanTable()
             var lastDraw = Date.distantPast
             for await sighting in session.sightings(for: duration) {
-                table.add(DecodedSighting(sighting, bindkeys: bindkeys))
+                table.add(DecodedSighting(sighting, paired: paired))
                 let now = Date()
                 if now.timeIntervalSince(lastDraw) >= 0.5 {
                     // Home, draw, clear the rest: the table stays in place.
@@ -139,7 +139,8 @@ enum BluetoothCommands {
         if json {
             print(String(decoding: (try? scanEncoder.encode(decoded)) ?? Data(), as: UTF8.self))
         } else {
-            print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary]
+            print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary,
+                   decoded.pairing.map { "paired: \($0.label)" } ?? "-"]
                 .joined(separator: "\t"))
         }
         fflush(nil)

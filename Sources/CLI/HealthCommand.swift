@@ -7,22 +7,9 @@ import Logging
 /// `waymark health [--json]`: the one question a fleet's update tool asks
 /// (greenboot, Mender, RAUC): is this boot healthy? It asks the running
 /// daemon over its control interface and judges the answer against
-/// `[Health]`. Exit 0 when healthy, else the code of the first problem:
+/// `[Health]`. Exit 0 when healthy, else the code of the first problem
+/// (`ExitCode.unhealthyDaemon` … `unhealthyQueue`, 10 to 14).
 enum HealthCommand {
-    enum Verdict: Int32, Encodable {
-        case healthy = 0
-        /// The daemon is not running, not on the bus, or not ready yet.
-        case daemon = 10
-        /// The store takes no write, or its quick check fails.
-        case store = 11
-        /// The session is not authorized.
-        case session = 12
-        /// Armed, and the radio cannot scan or has heard nothing for too long.
-        case radio = 13
-        /// The oldest queued sample is older than `[Health] QueueAge`.
-        case queue = 14
-    }
-
     static let specs: [CommandSpec] = [
         CommandSpec(name: "health", summary: "Exit 0 if this gateway is healthy (for fleet update tools), else a code naming the first problem: 10 daemon, 11 store, 12 session, 13 radio, 14 queue.",
                     options: [OptionSpec(name: "--json", help: "the verdict, the daemon's facts and the thresholds as one JSON object")], run: run),
@@ -30,7 +17,7 @@ enum HealthCommand {
 
     struct Report: Encodable {
         var healthy: Bool
-        var code: Verdict
+        var code: Int32
         var reason: String
         var facts: HealthFacts?
         var advertSilenceSeconds: Int64
@@ -42,14 +29,14 @@ enum HealthCommand {
         let facts = await ask()
         let (verdict, reason) = judge(facts, configuration.health)
         if invocation.flag("--json") {
-            let report = Report(healthy: verdict == .healthy, code: verdict, reason: reason, facts: facts,
+            let report = Report(healthy: verdict == .ok, code: verdict.rawValue, reason: reason, facts: facts,
                                 advertSilenceSeconds: configuration.health.advertSilence.components.seconds,
                                 queueAgeSeconds: configuration.health.queueAge.components.seconds)
             print(String(decoding: (try? JSONEncoder.snakeCase.encode(report)) ?? Data(), as: UTF8.self))
         } else {
-            print(verdict == .healthy ? "healthy" : "unhealthy: \(reason)")
+            print(verdict == .ok ? "healthy" : "unhealthy: \(reason)")
         }
-        return ExitCode(rawValue: verdict.rawValue) ?? .failure
+        return verdict
     }
 
     /// The daemon's facts, or nil when no daemon answers on the system bus.
@@ -64,28 +51,28 @@ enum HealthCommand {
     }
 
     /// The first problem, in the order a fix would take them, and its one line.
-    static func judge(_ facts: HealthFacts?, _ limits: Configuration.Health) -> (Verdict, String) {
-        guard let facts else { return (.daemon, "daemon: not running (no waymark on the system bus): systemctl status waymark") }
-        guard facts.ready else { return (.daemon, "daemon: running but not ready yet") }
-        guard facts.storeWritable else { return (.store, "store: a write failed: \(facts.storeProblem)") }
-        guard facts.integrity == "ok" else { return (.store, "store: the quick check failed: \(facts.integrity)") }
-        guard facts.authorized else { return (.session, "session: not authorized: waymark login") }
+    static func judge(_ facts: HealthFacts?, _ limits: Configuration.Health) -> (ExitCode, String) {
+        guard let facts else { return (.unhealthyDaemon, "daemon: not running (no waymark on the system bus): systemctl status waymark") }
+        guard facts.ready else { return (.unhealthyDaemon, "daemon: running but not ready yet") }
+        guard facts.storeWritable else { return (.unhealthyStore, "store: a write failed: \(facts.storeProblem)") }
+        guard facts.integrity == "ok" else { return (.unhealthyStore, "store: the quick check failed: \(facts.integrity)") }
+        guard facts.authorized else { return (.unhealthySession, "session: not authorized: waymark login") }
         if facts.armed {
             let radio = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered]
             if let missing = radio.first(where: { facts.missing.contains($0.rawValue) }) {
-                return (.radio, "radio: cannot scan: \(missing.rawValue) missing: \(missing.hint)")
+                return (.unhealthyRadio, "radio: cannot scan: \(missing.rawValue) missing: \(missing.hint)")
             }
-            if facts.needsPowerCycle { return (.radio, "radio: no adverts after every recovery step: it needs a power cycle") }
+            if facts.needsPowerCycle { return (.unhealthyRadio, "radio: no adverts after every recovery step: it needs a power cycle") }
             let silence = facts.silenceSeconds ?? 0
             if facts.running, silence > seconds(limits.advertSilence) {
-                return (.radio, "radio: no advert for \(Int(silence)) s (over [Health] AdvertSilence)"
+                return (.unhealthyRadio, "radio: no advert for \(Int(silence)) s (over [Health] AdvertSilence)"
                             + (facts.recoveryStep.map { "; the watchdog's last step: \($0)" } ?? ""))
             }
         }
         if let age = facts.oldestQueuedSeconds, age > seconds(limits.queueAge) {
-            return (.queue, "queue: the oldest sample waits for \(Int(age)) s (over [Health] QueueAge): uploads are stuck; see waymark queue")
+            return (.unhealthyQueue, "queue: the oldest sample waits for \(Int(age)) s (over [Health] QueueAge): uploads are stuck; see waymark queue")
         }
-        return (.healthy, "")
+        return (.ok, "")
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -18,7 +18,8 @@ struct ScanTable {
         let sorted = rows.values.sorted { ($0.rssi ?? -999, $0.address) > ($1.rssi ?? -999, $1.address) }
         for row in sorted {
             let age = max(0, Int(now.timeIntervalSince(row.time)))
-            let detail = [row.identity, row.summary.isEmpty ? nil : row.summary].compactMap { $0 }.joined(separator: "  ")
+            let detail = [row.pairing.map { "PAIRED \($0.label):" }, row.identity, row.summary.isEmpty ? nil : row.summary].compactMap { $0 }
+                .joined(separator: "  ")
             let line = pad(row.address, 18) + pad(row.format, 15) + pad(row.rssi.map(String.init) ?? "-", 6) + pad("\(age)s", 6) + detail
             lines.append(String(line.prefix(width)))
         }

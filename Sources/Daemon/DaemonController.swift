@@ -31,6 +31,7 @@ struct DaemonController: Service {
     func start() async {
         await RequirementCheck(bus: bus, state: state, store: store).evaluate(configuration, initialised: false)
         await recorder.reconcile(missing: await state.missing)
+        await recorder.lookUpBlueZ()
     }
 
     func run() async {
@@ -81,6 +82,7 @@ struct DaemonController: Service {
             case .bluetoothChanged, .locationChanged:
                 await requirements.evaluate(configuration)
                 await recorder.reconcile(missing: await state.missing)
+                if case .bluetoothChanged = event { await recorder.lookUpBlueZ() }
             }
         }
     }

@@ -4,6 +4,7 @@ package import Gateway
 internal import Glibc
 import Lifecycle
 import Logging
+import MQTT
 import Recording
 import Session
 import Storage
@@ -62,9 +63,9 @@ package struct GatewayDaemon {
         let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
             Uplink.make(configuration, store: store, deviceID: deviceID, state: { await recorder.gatewayState() }, command: { name in
                 switch name {
-                case "start": state.request(.armed)
-                case "stop": state.request(.disarmed)
-                default: state.requestFlush()
+                case .start: state.request(.armed)
+                case .stop: state.request(.disarmed)
+                case .flush: state.requestFlush()
                 }
             }) { wake.yield(.session($0)) }
         }
@@ -86,13 +87,14 @@ package struct GatewayDaemon {
         if let bus { services.append(.init(ControlInterfaceService(bus: bus, state: state), onFailure: .report)) }
         services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds) { await state.markReady() }))
 
-        let group = ServiceGroup(services, clock: ContinuousClock()) { event in
+        let group = ServiceGroup(services, clock: ContinuousClock(), stopTimeout: configuration.daemon.stopTimeout) { event in
             switch event {
             case .shuttingDown(let signal): Log.notice("stopping on signal \(signal)")
             case .failed(let name, let description): Log.error("\(name) failed: \(description)")
             case .restarting(let name, let delay): Log.notice("\(name): restarting in \(delay)")
             case .started(let name): Log.debug("\(name) started")
             case .stopped(let name): Log.debug("\(name) stopped")
+            case .heldUp(let name, let timeout): Log.error("\(name) did not stop within \(timeout) of being asked; stopping without it")
             }
         }
         var code = ExitCode.ok

@@ -33,6 +33,8 @@ extension RecorderService {
             health.follow(adapter: nil)
         case .reception(let reception, let previous):
             health.follow(mode: reception.mode.rawValue)
+            gatewayInfo.scanMode = reception.mode.rawValue
+            sendGatewayInfoIfChanged()
             capture?.state(CaptureState.scanMode, ["mode": reception.mode.rawValue])
             reportReception(reception, previous: previous)
         default:
@@ -62,5 +64,21 @@ extension RecorderService {
     /// The current health interval so far, for `waymark radio`.
     var healthSoFar: RadioHealth {
         return health.report(seconds: now - healthSince, pairings: (try? PairingStore(database: store.database).all()) ?? [], reset: false)
+    }
+}
+
+extension RecorderService {
+    /// Asks bluetoothd for its version (at start, and when it comes or goes),
+    /// then sends what the gateway runs if that changed.
+    func lookUpBlueZ() async {
+        if let bus { gatewayInfo.bluezVersion = await BluetoothService.find(on: bus)?.version }
+        sendGatewayInfoIfChanged()
+    }
+
+    /// A `gateway_info` sample at start, and whenever what the gateway runs changed.
+    func sendGatewayInfoIfChanged() {
+        guard gatewayInfo != gatewayInfoSent else { return }
+        gatewayInfoSent = gatewayInfo
+        append(RecordedSample(time: now, tripID: currentTrip, payload: .gatewayInfo(gatewayInfo)))
     }
 }

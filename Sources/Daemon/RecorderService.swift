@@ -58,6 +58,9 @@ actor RecorderService: Service {
     var healthSince: Double
     /// Where everything heard is captured, when `[Recording] Capture` is set.
     let capture: CaptureTap?
+    /// What the gateway runs now, and what the last `gateway_info` sample said.
+    var gatewayInfo: GatewayInfo
+    var gatewayInfoSent: GatewayInfo?
 
     init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
          health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
@@ -73,6 +76,9 @@ actor RecorderService: Service {
         self.configuration = configuration
         self.bus = bus
         self.isAuthorized = isAuthorized
+        let system = Waymark.system
+        gatewayInfo = GatewayInfo(version: Waymark.version, packageVersion: Waymark.packageVersion(), architecture: system.machine,
+                                  kernel: system.kernel, bluezVersion: nil, scanMode: nil)
         self.samplesCommitted = samplesCommitted
         let reading = clock.read()
         healthSince = clock.boot()
@@ -180,10 +186,12 @@ actor RecorderService: Service {
         Log.notice("recording: running (\(paired.vehicles) vehicle beacon, \(paired.sensors) sensors paired)")
     }
 
-    /// Armed, running, the trip and the scan mode, for the MQTT sink's state.
+    /// Armed, running, the trip, the scan mode and what the gateway runs, for the MQTT sink's state.
     func gatewayState() async -> GatewayState {
-        GatewayState(armed: reconciler.intent == .armed, running: reconciler.running, trip: currentTrip, queueDepth: 0,
-                     scanMode: await scanReception?.mode.rawValue)
+        var state = GatewayState(armed: reconciler.intent == .armed, running: reconciler.running, trip: currentTrip, queueDepth: 0,
+                                 scanMode: await scanReception?.mode.rawValue)
+        state.info = gatewayInfo
+        return state
     }
 
     /// The scan mode in use and why; nil while not running.

@@ -28,11 +28,11 @@ actor Uplink {
     let settingsInterval: Duration
     /// Told about every session event: the daemon reconciles on each.
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
-    /// A command from the broker (`start`, `stop`, `flush`).
-    let command: @Sendable (String) -> Void
+    /// A command from the broker.
+    let command: @Sendable (BrokerCommand) -> Void
 
     init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
-         settingsInterval: Duration, command: @escaping @Sendable (String) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
+         settingsInterval: Duration, command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
         self.session = session
         self.command = command
         self.store = store
@@ -50,7 +50,7 @@ actor Uplink {
     /// otherwise. `state` is the gateway's, for the MQTT sink.
     static func make(
         _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
-        command: @escaping @Sendable (String) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
+        command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
         let session: SessionManager
         do {

@@ -6,4 +6,6 @@ public enum ServiceEvent: Sendable, Equatable {
     case failed(String, description: String)
     case restarting(String, after: Duration)
     case stopped(String)
+    /// Asked to stop, it had not after this long: the group went on without it.
+    case heldUp(String, after: Duration)
 }

@@ -3,7 +3,10 @@ internal import Basics
 /// Runs a daemon's services as child tasks of one task group: starts them
 /// one at a time in order, handles a failed one by its `FailurePolicy`, and
 /// when `trigger` yields (SIGTERM) or a service fails for good, ends them in
-/// reverse order, each after the one started after it has stopped.
+/// reverse order, each after the one started after it has stopped. A
+/// service asked to stop (its `run` cancelled) that has not ended after
+/// `stopTimeout` is reported and left behind, so that one stuck service
+/// cannot hold the daemon past systemd's `TimeoutStopSec`.
 public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
     public struct Entry: Sendable {
         public var service: any Service
@@ -17,12 +20,15 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
 
     public let entries: [Entry]
     let clock: C
+    let stopTimeout: Duration
     let report: @Sendable (ServiceEvent) -> Void
 
-    /// `clock` times restart backoff; `report` hears of every start, failure and stop.
-    public init(_ entries: [Entry], clock: C, report: @escaping @Sendable (ServiceEvent) -> Void = { _ in }) {
+    /// `clock` times restart backoff and `stopTimeout`; `report` hears of
+    /// every start, failure and stop.
+    public init(_ entries: [Entry], clock: C, stopTimeout: Duration = .seconds(8), report: @escaping @Sendable (ServiceEvent) -> Void = { _ in }) {
         self.entries = entries
         self.clock = clock
+        self.stopTimeout = stopTimeout
         self.report = report
     }
 
@@ -33,6 +39,8 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
         case fatal(String)
         /// The shutdown trigger yielded, or finished.
         case trigger(String?)
+        /// Asked to stop, it had not after `stopTimeout`.
+        case heldUp
     }
 
     /// Returns once every service has ended; throws if one failed with `.shutdownGroup`.
@@ -68,6 +76,8 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
                         report(.shuttingDown(reason))
                         break waiting
                     }
+                case .heldUp:
+                    running.remove(index)
                 }
                 if running.isEmpty { break }
             }
@@ -78,6 +88,7 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
                     if case .fatal(let description) = outcome, failure == nil {
                         failure = .serviceFailed(name: entries[ended].service.name, description: description)
                     }
+                    if case .heldUp = outcome { report(.heldUp(entries[ended].service.name, after: stopTimeout)) }
                     running.remove(ended)
                 }
             }
@@ -87,19 +98,40 @@ public struct ServiceGroup<C: Clock>: Sendable where C.Duration == Duration {
         if let failure { throw failure }
     }
 
-    /// One service's life: its start and run, raced against `stop`.
+    /// One service's life: its start and run, raced against `stop`. When
+    /// `stop` ends first, the run is cancelled and given `stopTimeout`.
     private func supervise(_ entry: Entry, until stop: AsyncStream<Void>, up: AsyncStream<Bool>.Continuation) async -> Outcome {
-        await withTaskGroup(of: Outcome?.self) { group in
+        // The one task outside the group's tree: a child task that ignores
+        // its cancellation would hold the group until it returned; this one
+        // can be left behind, and the process ends without it.
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Outcome.self)
+        let life = Task {
+            outcome.yield(await lifecycle(entry, up: up))
+            outcome.finish()
+        }
+        return await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                for await ended in outcomes { return ended }
+                return nil
+            }
             group.addTask {
                 for await _ in stop {}
                 return nil
             }
-            group.addTask { await lifecycle(entry, up: up) }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            if let first { return first }
-            while let outcome = await group.next() {
-                if let outcome { return outcome }
+            if let ended = await group.next() ?? nil {
+                group.cancelAll()
+                return ended
+            }
+            life.cancel()
+            let (clock, timeout) = (clock, stopTimeout)
+            group.addTask {
+                do { try await clock.sleep(for: timeout) } catch { return nil }
+                return .heldUp
+            }
+            while let next = await group.next() {
+                guard let next else { continue }
+                group.cancelAll()
+                return next
             }
             return .ended
         }

@@ -1,3 +1,5 @@
+public import Telemetry
+
 /// The gateway's state on `{prefix}/state` (retained).
 public struct GatewayState: Encodable, Sendable, Equatable {
     /// The user wants recording, and the session is authorized.
@@ -10,9 +12,12 @@ public struct GatewayState: Encodable, Sendable, Equatable {
     public var queueDepth: Int
     /// `mgmt`, `passive` or `active`, while scanning.
     public var scanMode: String?
+    /// What the gateway runs (its scan mode is `scanMode`).
+    public var info: GatewayInfo?
 
     enum CodingKeys: String, CodingKey {
         case armed, running, trip, inTrip = "in_trip", queueDepth = "queue_depth", scanMode = "scan_mode"
+        case version, packageVersion = "package_version", architecture, kernel, bluezVersion = "bluez_version"
     }
 
     public init(armed: Bool, running: Bool, trip: String?, queueDepth: Int, scanMode: String?) {
@@ -28,5 +33,10 @@ public struct GatewayState: Encodable, Sendable, Equatable {
         try container.encode(trip != nil, forKey: .inTrip)
         try container.encode(queueDepth, forKey: .queueDepth)
         try container.encode(scanMode, forKey: .scanMode)
+        try container.encode(info?.version, forKey: .version)
+        try container.encode(info?.packageVersion, forKey: .packageVersion)
+        try container.encode(info?.architecture, forKey: .architecture)
+        try container.encode(info?.kernel, forKey: .kernel)
+        try container.encode(info?.bluezVersion, forKey: .bluezVersion)
     }
 }

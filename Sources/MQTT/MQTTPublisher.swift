@@ -44,8 +44,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         /// A problem, once per distinct message; what it says is what to fix.
         case failed(MQTTError)
         case disconnected
-        /// `start`, `stop` or `flush`, from `{prefix}/cmd/…` (with `commands` on).
-        case command(String)
+        /// From `{prefix}/cmd/…` (with `commands` on).
+        case command(BrokerCommand)
     }
 
     public nonisolated let events: AsyncStream<Event>
@@ -216,9 +216,9 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         let commands = options.topicPrefix + "/cmd/"
         if options.commands, topic.hasPrefix(commands) {
             let name = String(topic.dropFirst(commands.count))
-            guard ["start", "stop", "flush"].contains(name) else { return Log.notice("mqtt: ignoring unknown command \(name.debugDescription)") }
+            guard let command = BrokerCommand(rawValue: name) else { return Log.notice("mqtt: ignoring unknown command \(name.debugDescription)") }
             Log.notice("mqtt: command \(name) from the broker")
-            sink.yield(.command(name))
+            sink.yield(.command(command))
             return
         }
         guard let discovery = options.discovery, !payload.isEmpty, let id = discovery.sensorID(inConfigTopic: topic) else { return }

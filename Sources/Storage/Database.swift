@@ -138,13 +138,30 @@ public final class Database: Sendable {
         }
     }
 
+    /// Runs the steps the store lacks. A store from a newer Waymark is
+    /// opened as it is only if its `schema_compat` row says a Waymark that
+    /// knows this schema may still use it; otherwise it is left untouched.
     private static func migrate(_ connection: Connection, _ migrations: [Migration]) throws(StorageError) -> Int {
         let current = Int(try connection.scalar("PRAGMA user_version")?.integer ?? 0)
-        guard current <= migrations.count else { throw .newerSchema(found: current, supported: migrations.count) }
-        for migration in migrations.dropFirst(current) {
+        let known = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_compat'")?.integer == 1
+        if current > migrations.count {
+            let oldest = known ? Int(try connection.scalar("SELECT max(oldest_reader) FROM schema_compat")?.integer ?? Int64(current)) : current
+            guard oldest <= migrations.count else { throw .newerSchema(found: current, supported: migrations.count, oldestReader: oldest) }
+            return current
+        }
+        let pending = migrations.dropFirst(current)
+        guard !pending.isEmpty || !known else { return current }
+        let compat = """
+            CREATE TABLE IF NOT EXISTS schema_compat (oldest_reader INTEGER NOT NULL);
+            DELETE FROM schema_compat;
+            INSERT INTO schema_compat (oldest_reader) VALUES (\(Migration.oldestReader(of: migrations)));
+            """
+        for (index, migration) in zip(pending.indices, pending) {
             try connection.executeScript("BEGIN IMMEDIATE")
             do throws(StorageError) {
                 try connection.executeScript(migration.sql)
+                // With the last step, in its transaction: who else may open the store now.
+                if index == pending.indices.last { try connection.executeScript(compat) }
                 try connection.executeScript("PRAGMA user_version=\(migration.version)")
                 try connection.executeScript("COMMIT")
             } catch {
@@ -152,6 +169,8 @@ public final class Database: Sendable {
                 throw error
             }
         }
+        // A store at this version from before the table existed gets it once.
+        if pending.isEmpty { try connection.executeScript("BEGIN IMMEDIATE;" + compat + "COMMIT;") }
         return max(current, migrations.count)
     }
 

@@ -7,7 +7,9 @@ public enum StorageError: Error, Sendable, Equatable {
     case sqlite(code: Int32, message: String, sql: String?)
     case fileSystem(operation: String, path: String, errno: Int32)
     /// The file was written by a newer Waymark; it is left untouched.
-    case newerSchema(found: Int, supported: Int)
+    /// A newer Waymark's store, which a Waymark that knows up to `supported`
+    /// may not use: only one that knows `oldestReader` or later.
+    case newerSchema(found: Int, supported: Int, oldestReader: Int)
     case invalidMigrations(String)
     /// A path the store will not use: a symbolic link, not a directory, or
     /// open to other users.
@@ -41,8 +43,10 @@ extension StorageError: CustomStringConvertible {
             "SQLite error \(code): \(message)" + (sql.map { " in \($0.prefix(80))" } ?? "")
         case .fileSystem(let operation, let path, let errno):
             "\(operation) \(path): \(String(cString: strerror(errno)))"
-        case .newerSchema(let found, let supported):
-            "the store has schema version \(found) but this Waymark knows only up to \(supported); refusing to touch it"
+        case .newerSchema(let found, let supported, let oldestReader):
+            "the store has schema version \(found), from a newer Waymark, which a Waymark knowing schema \(oldestReader) or later may use; "
+                + "this one knows up to \(supported), so it leaves the store untouched. Fix: install that newer Waymark again, "
+                + "or move the store aside (it is kept) and log in to start an empty one"
         case .invalidMigrations(let why):
             "invalid migrations: \(why)"
         case .refused(let path, let reason):

@@ -32,6 +32,8 @@ public enum SampleEncoder {
             appendMembers(detail, to: &bytes)
         case .radioHealth(let health):
             if let json = try? encoder.encode(health), json.count > 2 { bytes += json.dropFirst().dropLast() }
+        case .gatewayInfo(let info):
+            if let json = try? encoder.encode(info), json.count > 2 { bytes += json.dropFirst().dropLast() }
         }
     }
 

@@ -13,6 +13,8 @@ public enum SamplePayload: Sendable, Equatable {
     case event(String, [String: String])
     /// The radio over one health interval.
     case radioHealth(RadioHealth)
+    /// What the gateway runs, at start and whenever it changes.
+    case gatewayInfo(GatewayInfo)
 
     public var kind: SampleKind {
         switch self {
@@ -21,6 +23,7 @@ public enum SamplePayload: Sendable, Equatable {
         case .sensor: .sensor
         case .event: .event
         case .radioHealth: .radioHealth
+        case .gatewayInfo: .gatewayInfo
         }
     }
 }

@@ -56,6 +56,43 @@ struct BluetoothCommandTests {
         #expect(adverts.first?["identity"] as? String == Self.ibeaconIdentity)
     }
 
+    /// A field tester sees which devices are paired: the car's beacon by its
+    /// identity, and a phone whose private address only its IRK resolves,
+    /// with the pairing's label; strangers are not marked.
+    @Test func scanMarksPairedDevicesIncludingAPrivateAddressResolvedByItsIRK() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let data = ["--data-dir", work.file("data")]
+        func waymark(_ arguments: [String]) throws -> Int32 {
+            let process = try ChildProcess(try WaymarkBinary.path, data + arguments, aptPackage: "(built by swift build)",
+                                           environment: rig.bus.environment, logPath: work.file("waymark-\(UUID().uuidString).log"))
+            return try process.wait(timeout: 30)
+        }
+        #expect(try waymark(["pair", "--ibeacon", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0", "--label", "car"]) == 0)
+        // The Core specification's sample: this IRK resolves 70:81:94:0D:FB:AA.
+        #expect(try waymark(["pair", "--irk", "ec0234a357c8ad05341010a60a397d9b", "--role", "sensor", "--label", "phone"]) == 0)
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -50)
+        try await rig.addDevice("70:81:94:0D:FB:AA", rssi: -60)
+        try await rig.addDevice("5A:00:00:11:22:33", rssi: -70)
+        let scan = try ChildProcess(try WaymarkBinary.path, data + ["scan", "--json", "--duration", "2"], aptPackage: "(built by swift build)",
+                                    environment: rig.bus.environment, logPath: work.file("scan.log"))
+        while scan.isRunning {
+            for address in ["70:81:94:0D:FB:AA", "5A:00:00:11:22:33"] { try await rig.advertise(address, rssi: -61) }
+            try await rig.advertise("C0:FF:EE:00:00:01", manufacturer: [ibeacon()], rssi: -48)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try scan.wait(timeout: 10) == 0)
+        var marks: [String: String] = [:]
+        for line in scan.output.split(separator: "\n") where line.hasPrefix("{") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            marks[object["address"] as? String ?? ""] = (object["pairing"] as? [String: Any])?["label"] as? String ?? "-"
+        }
+        #expect(marks == ["C0:FF:EE:00:00:01": "car", "70:81:94:0D:FB:AA": "phone", "5A:00:00:11:22:33": "-"], "\(scan.output.suffix(2000))")
+    }
+
     /// A pipe or a file gets each line when its advert arrives, not when
     /// 4 KiB have gathered or the scan ends: `waymark scan --json | jq` is a
     /// live view, and a log line on stderr never lands inside a sighting's.

@@ -25,32 +25,32 @@ struct HealthCommandTests {
     }
 
     @Test func eachProblemGivesItsOwnCodeInTheOrderAFixTakesThem() {
-        func verdict(_ change: (inout HealthFacts) -> Void) -> HealthCommand.Verdict {
+        func verdict(_ change: (inout HealthFacts) -> Void) -> ExitCode {
             var facts = Self.healthy
             change(&facts)
             return HealthCommand.judge(facts, Self.limits).0
         }
-        #expect(HealthCommand.judge(nil, Self.limits).0 == .daemon)
-        #expect(verdict { _ in } == .healthy)
-        #expect(verdict { $0.ready = false } == .daemon)
-        #expect(verdict { $0.storeWritable = false } == .store)
-        #expect(verdict { $0.integrity = "*** in database main ***\nPage 7: btreeInitPage() returns error code 11" } == .store)
-        #expect(verdict { $0.authorized = false } == .session)
-        #expect(verdict { $0.missing = ["adapter-powered"] } == .radio)
-        #expect(verdict { $0.needsPowerCycle = true } == .radio)
-        #expect(verdict { $0.silenceSeconds = 61 } == .radio)
-        #expect(verdict { $0.oldestQueuedSeconds = 3601 } == .queue)
+        #expect(HealthCommand.judge(nil, Self.limits).0 == .unhealthyDaemon)
+        #expect(verdict { _ in } == .ok)
+        #expect(verdict { $0.ready = false } == .unhealthyDaemon)
+        #expect(verdict { $0.storeWritable = false } == .unhealthyStore)
+        #expect(verdict { $0.integrity = "*** in database main ***\nPage 7: btreeInitPage() returns error code 11" } == .unhealthyStore)
+        #expect(verdict { $0.authorized = false } == .unhealthySession)
+        #expect(verdict { $0.missing = ["adapter-powered"] } == .unhealthyRadio)
+        #expect(verdict { $0.needsPowerCycle = true } == .unhealthyRadio)
+        #expect(verdict { $0.silenceSeconds = 61 } == .unhealthyRadio)
+        #expect(verdict { $0.oldestQueuedSeconds = 3601 } == .unhealthyQueue)
         // Disarmed, the radio is not judged; a missing gpsd is not the radio's.
-        #expect(verdict { ($0.armed, $0.silenceSeconds, $0.missing) = (false, 1e6, ["adapter-powered"]) } == .healthy)
-        #expect(verdict { $0.missing = ["location"] } == .healthy)
+        #expect(verdict { ($0.armed, $0.silenceSeconds, $0.missing) = (false, 1e6, ["adapter-powered"]) } == .ok)
+        #expect(verdict { $0.missing = ["location"] } == .ok)
         // The first problem wins: a store that takes no write before a stuck queue.
-        #expect(verdict { ($0.storeWritable, $0.oldestQueuedSeconds) = (false, 1e6) } == .store)
+        #expect(verdict { ($0.storeWritable, $0.oldestQueuedSeconds) = (false, 1e6) } == .unhealthyStore)
     }
 
     @Test func aReplyWithMissingOrMistypedMembersReadsAsUnhealthy() {
         let facts = HealthFacts(dbus: .vardict(["Ready": .string("yes"), "SilenceSeconds": .double(.nan), "Integrity": .string("ok")]))
         #expect(!facts.ready && facts.silenceSeconds == 0 && !facts.storeWritable)
-        #expect(HealthCommand.judge(facts, Self.limits).0 == .daemon)
+        #expect(HealthCommand.judge(facts, Self.limits).0 == .unhealthyDaemon)
         #expect(HealthFacts(dbus: Self.healthy.dbus) == Self.healthy)
     }
 

@@ -1,6 +1,7 @@
 import Advertisements
 import DBus
 import Foundation
+import Gateway
 import PeerHarness
 import Testing
 
@@ -130,6 +131,8 @@ struct MQTTSinkTests {
         // The retained state, the car's position, and the samples with their ranges.
         let state = try #require(messages.last { $0.topic == prefix + "/state" }.flatMap { Self.object($0.payload) })
         #expect(state["armed"] as? Bool == true && state["queue_depth"] is Int && state.keys.contains("in_trip"), "\(state)")
+        // What the gateway runs, for the fleet.
+        #expect(state["version"] as? String == Waymark.version && state["kernel"] is String && state.keys.contains("bluez_version"), "\(state)")
         let location = try #require(messages.last { $0.topic == prefix + "/location" }.flatMap { Self.object($0.payload) }, "\(topics.sorted())")
         #expect(location["latitude"] is Double && location["longitude"] is Double, "\(location)")
         let last = try Self.lastSeq(rig)

@@ -101,3 +101,63 @@ struct ServiceGroupTests {
         #expect(journal.all == ["start a", "start optional", "start c", "stop c", "stop a"])
     }
 }
+
+/// Shutdown with a service that ignores being asked to stop.
+struct ServiceGroupShutdownTests {
+    /// A run that only a test can end: it ignores cancellation.
+    final class Gate: Sendable {
+        private let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        private let opened = Mutex(false)
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let open = opened.withLock { $0 }
+                if open { continuation.resume() } else { waiter.withLock { $0 = continuation } }
+            }
+        }
+
+        func open() {
+            opened.withLock { $0 = true }
+            waiter.withLock { $0.take() }?.resume()
+        }
+    }
+
+    struct Stubborn: Service {
+        let name = "stubborn"
+        let gate: Gate
+        func run() async throws { await gate.wait() }
+    }
+
+    @Test func aServiceThatDoesNotStopInTimeIsNamedAndTheOneBeforeItStillStops() async throws {
+        let journal = ServiceGroupTests.Journal(), events = ServiceGroupTests.Journal()
+        let clock = TestClock(), gate = Gate()
+        defer { gate.open() }
+        let group = ServiceGroup([.init(ServiceGroupTests.Probe("a", journal)), .init(Stubborn(gate: gate))],
+                                 clock: clock, stopTimeout: .seconds(8)) { events.add("\($0)") }
+        let (trigger, pull) = AsyncStream.makeStream(of: String.self)
+        async let ended: Void = group.run(until: trigger)
+        try await withDeadline(.seconds(10), "the starts") { while !events.all.contains(#"started("stubborn")"#) { await Task.yield() } }
+        pull.yield("SIGTERM")
+        // The stubborn one stops first, and is given its 8 s on the clock; a waits.
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(7))
+        #expect(journal.all == ["start a"], "a waits for the stubborn one until its timeout")
+        clock.advance(by: .seconds(1))
+        try await ended
+        #expect(journal.all == ["start a", "stop a"])
+        #expect(events.all.contains(#"heldUp("stubborn", after: 8.0 seconds)"#), "\(events.all)")
+        #expect(!events.all.contains(#"stopped("stubborn")"#))
+    }
+
+    @Test func servicesThatStopWhenAskedLeaveNoTimerBehind() async throws {
+        let journal = ServiceGroupTests.Journal(), events = ServiceGroupTests.Journal()
+        let clock = TestClock()
+        let group = ServiceGroup(["a", "b"].map { .init(ServiceGroupTests.Probe($0, journal)) }, clock: clock) { events.add("\($0)") }
+        let (trigger, pull) = AsyncStream.makeStream(of: String.self)
+        async let ended: Void = group.run(until: trigger)
+        try await withDeadline(.seconds(10), "the starts") { while journal.all.count < 2 { await Task.yield() } }
+        pull.yield("SIGTERM")
+        try await ended
+        #expect(clock.sleepers == 0 && !events.all.contains { $0.hasPrefix("heldUp") }, "\(events.all)")
+    }
+}

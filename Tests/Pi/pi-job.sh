@@ -5,8 +5,9 @@
 # go to /job; progress goes to the console.
 # Boot 1: install, log in, pair, start, a trip, a restart; then the beacon
 # is back, the ingest out of reach, and the host cuts the power.
-# Boot 2: armed by itself, the pending samples flushed; an upgrade; doctor;
-# a purge that must leave no file behind.
+# Boot 2: armed by itself, the pending samples flushed; an upgrade and the
+# downgrade back (a rollback); health; doctor; a purge that must leave no
+# file behind.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 . /job/job.env
 boot=$(cat /job/boot)
@@ -49,13 +50,12 @@ for port in $OIDC_PORT $INGEST_PORT; do
 done
 
 say "boot $boot: kernel $(uname -r), $(nproc) cores, $(systemd-analyze 2>/dev/null | head -n 1)"
-# The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the Pi's radio.
 # The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the
-# Pi's radio. Debian's arm64 kernel is built without hci_vhci
-# (CONFIG_BT_HCIVHCI is not set), so the air may be missing: that is
-# recorded in /job/no-air, the host fails the test on it, and the job goes
-# on with every step that needs no radio, the daemon then armed with the
-# adapter as a missing requirement.
+# Pi's radio. Debian's arm64 kernel is built without hci_vhci, so the image
+# carries one built from Debian's kernel source (Tests/Pi/pi-image.sh). If
+# it does not load, that is recorded in /job/no-air, the host fails the
+# test on it, and the job goes on with every step that needs no radio, the
+# daemon then armed with the adapter as a missing requirement.
 armed="recording: running"
 if modprobe hci_vhci 2> /job/no-air; then
     rm -f /job/no-air
@@ -151,7 +151,17 @@ as_waymark beacons --json > /job/beacons-3.json 2>&1
 as_waymark trips --json > /job/trips-3.json 2>&1
 daemon_log > /job/daemon-2.log
 
-say "waymark health, as greenboot's check (root, after the upgrade)"
+say "downgrade back to $DEB, as a rollback does"
+apt-get install -y --allow-downgrades "/job/$DEB" > /job/downgrade.log 2>&1 || finish 46 "the downgrade did not install"
+dpkg-query -W -f='${Version}\n' waymark > /job/version-after-downgrade.txt
+wait_for 60 systemctl is-active waymark || finish 47 "not running after the downgrade"
+wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 3 ]" || finish 48 "not armed after the downgrade"
+as_waymark whoami --json > /job/whoami-4.json 2>&1
+as_waymark beacons --json > /job/beacons-4.json 2>&1
+as_waymark trips --json > /job/trips-4.json 2>&1
+daemon_log > /job/daemon-2.log
+
+say "waymark health, as greenboot's check (root, after the rollback)"
 sh /usr/share/doc/waymark/examples/greenboot-50-waymark.sh > /job/health.txt 2>&1
 echo $? > /job/health-exit.txt
 

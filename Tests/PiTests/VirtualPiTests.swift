@@ -108,7 +108,13 @@ struct VirtualPiTests {
         #expect(Self.text(job, "beacons-3.json").contains(Self.identity))
         let tripsAfterUpgrade = try JSONSerialization.jsonObject(with: Data(Self.text(job, "trips-3.json").utf8)) as? [[String: Any]] ?? []
         #expect(tripsAfterUpgrade.count >= 2, "\(tripsAfterUpgrade)")
-        // The fleet's boot check after the upgrade: healthy.
+        // The downgrade back, as a rollback: the same session, pairing and trips.
+        #expect(Self.text(job, "version-after-downgrade.txt") == name.split(separator: "_")[1].description)
+        #expect(try Self.json(job, "whoami-4.json")["authorized"] as? Bool == true)
+        #expect(Self.text(job, "beacons-4.json").contains(Self.identity))
+        let tripsAfterDowngrade = try JSONSerialization.jsonObject(with: Data(Self.text(job, "trips-4.json").utf8)) as? [[String: Any]] ?? []
+        #expect(tripsAfterDowngrade.count == tripsAfterUpgrade.count, "\(tripsAfterDowngrade)")
+        // The fleet's boot check after the rollback: healthy.
         #expect(Self.text(job, "health-exit.txt") == "0", "\(Self.text(job, "health.txt"))")
         // 7. doctor: every check passes (a warning is printed, not failed on).
         let doctor = Self.text(job, "doctor.txt")

@@ -48,9 +48,40 @@ struct DatabaseTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/w.db"
         _ = try Database(path: path, migrations: Self.migrations)
-        #expect(throws: StorageError.newerSchema(found: 2, supported: 1)) {
+        #expect(throws: StorageError.newerSchema(found: 2, supported: 1, oldestReader: 2)) {
             _ = try Database(path: path, migrations: Array(Self.migrations.prefix(1)))
         }
+    }
+
+    /// A rollback brings back a Waymark that knows one schema fewer: when
+    /// every newer step is compatible, it uses the store as it is (reads and
+    /// writes), and the newer Waymark later finds nothing to redo.
+    @Test func anOlderWaymarkUsesAStoreWhoseNewerStepsAreAllCompatible() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/w.db"
+        let newer = Self.migrations + [Migration(3, "ALTER TABLE note ADD COLUMN extra INTEGER DEFAULT 3;", compatible: true)]
+        _ = try Database(path: path, migrations: newer)
+        let older = try Database(path: path, migrations: Self.migrations)
+        #expect(older.schemaVersion == 3)
+        try older.write { try $0.run("INSERT INTO sample (body) VALUES ('written by the older one')") }
+        let again = try Database(path: path, migrations: newer)
+        #expect(try again.read { try $0.scalar("SELECT count(*) FROM note")?.integer } == 1, "no step ran twice")
+        #expect(try again.read { try $0.scalar("SELECT count(*) FROM sample")?.integer } == 1)
+    }
+
+    /// Compatibility runs back from the newest step: one incompatible step
+    /// shuts out every Waymark older than it, whatever comes after.
+    @Test func anIncompatibleStepShutsOutEveryOlderWaymarkAndNamesWhoMayOpenTheStore() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/w.db"
+        let newer = Self.migrations + [Migration(3, "ALTER TABLE note ADD COLUMN extra INTEGER DEFAULT 3;", compatible: true)]
+        #expect(Migration.oldestReader(of: newer) == 2)
+        _ = try Database(path: path, migrations: newer)
+        #expect(try Database(path: path, migrations: Self.migrations).schemaVersion == 3)
+        let refusal = StorageError.newerSchema(found: 3, supported: 1, oldestReader: 2)
+        #expect(throws: refusal) { _ = try Database(path: path, migrations: Array(Self.migrations.prefix(1))) }
+        #expect(refusal.description.contains("schema version 3") && refusal.description.contains("knows up to 1")
+                    && refusal.description.contains("schema 2 or later") && refusal.description.contains("Fix:"), "\(refusal)")
     }
 
     @Test func migrationVersionsMustBeConsecutive() {

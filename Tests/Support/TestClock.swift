@@ -38,12 +38,19 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if deadline <= state.now { return true }
+                // Cancelled before it slept, the handler found no sleeper to
+                // wake; checked under the lock the handler takes too.
+                let (resumeNow, cancelled) = state.withLock { state -> (Bool, Bool) in
+                    if Task.isCancelled { return (true, true) }
+                    if deadline <= state.now { return (true, false) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return (false, false)
                 }
-                if resumeNow { continuation.resume() }
+                if cancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else if resumeNow {
+                    continuation.resume()
+                }
             }
         } onCancel: {
             state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())

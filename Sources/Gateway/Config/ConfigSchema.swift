@@ -90,6 +90,9 @@ package enum ConfigSchema {
         text("MQTT", "DiscoveryPrefix", "homeassistant", "Home Assistant's discovery prefix") { $0.mqtt.discoveryPrefix = $1 ?? "" },
         parsed("MQTT", "Commands", "false", "take cmd/start, cmd/stop and cmd/flush from the broker (limit who may publish them with its ACL)",
                expected: "true or false", { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.commands = $1 },
+        duration("Daemon", "StopTimeout", "8s", "on SIGTERM, how long each service may take to stop before the daemon stops without it (below the unit's TimeoutStopSec of 10s)", minimum: .milliseconds(100)) {
+            $0.daemon.stopTimeout = $1
+        },
         duration("Health", "AdvertSilence", "30min", "waymark health: armed and scanning, this long without hearing any advert is unhealthy", minimum: .seconds(1)) {
             $0.health.advertSilence = $1
         },

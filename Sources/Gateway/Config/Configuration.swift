@@ -74,6 +74,11 @@ public struct Configuration: Sendable, Equatable {
         public var sinks: [UploadSink] = []
     }
 
+    public struct Daemon: Sendable, Equatable {
+        /// How long a service may take to stop on SIGTERM before the daemon stops without it.
+        public var stopTimeout: Duration = .zero
+    }
+
     /// What `waymark health` calls healthy.
     public struct Health: Sendable, Equatable {
         /// Armed and scanning, this long without an advert is unhealthy.
@@ -106,6 +111,7 @@ public struct Configuration: Sendable, Equatable {
     public var upload = Upload()
     public var mqtt = MQTT()
     public var health = Health()
+    public var daemon = Daemon()
     public var logLevel: Log.Priority = .info
 
     /// Every key at its default from `ConfigSchema`.

@@ -1,4 +1,4 @@
-import Advertisements
+package import Advertisements
 package import BlueZ
 package import Recording
 
@@ -40,13 +40,19 @@ package struct PairedDevices: Sendable {
         match(sighting, at: clock)?.observation
     }
 
+    /// The pairing a sighting comes from, by an advert's identity, its
+    /// address, or its private address resolved by an IRK; nil for strangers.
+    package func pairing(of sighting: Sighting, adverts: [Advertisement]) -> Pairing? {
+        var identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        if sighting.addressType != "public", let resolved = resolver.identity(of: sighting.address.uppercased()) { identities.append(resolved) }
+        return identities.lazy.compactMap({ byIdentity[$0] }).first
+    }
+
     /// The pairing a sighting comes from, and the sighting as its observation.
     package func match(_ sighting: Sighting, at clock: () -> Double) -> (pairing: Pairing, observation: Observation)? {
         // Decoded without a `DecodedSighting`, whose timestamp would read the clock for every stranger.
         let adverts = DecodedSighting.adverts(of: sighting, bindkeys: bindkeys)
-        var identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
-        if sighting.addressType != "public", let resolved = resolver.identity(of: sighting.address.uppercased()) { identities.append(resolved) }
-        guard let pairing = identities.lazy.compactMap({ byIdentity[$0] }).first else { return nil }
+        guard let pairing = pairing(of: sighting, adverts: adverts) else { return nil }
         switch pairing.role {
         case .vehicle:
             return (pairing, .vehicle(rssi: sighting.rssi, at: clock()))

@@ -9,6 +9,15 @@ package struct DecodedSighting: Encodable {
     package var rssi: Int?
     package var name: String?
     package var adverts: [Advertisement]
+    /// The pairing this device matches (a private address resolved by its
+    /// IRK included): field testers see that their tag or phone is known.
+    package var pairing: Mark?
+
+    package struct Mark: Encodable, Equatable {
+        package var identity: String
+        package var label: String
+        package var role: String
+    }
 
     package init(_ sighting: Sighting, bindkeys: [String: [UInt8]] = [:], at time: Date = Date()) {
         self.time = time
@@ -16,6 +25,12 @@ package struct DecodedSighting: Encodable {
         rssi = sighting.rssi
         name = sighting.name
         adverts = Self.adverts(of: sighting, bindkeys: bindkeys)
+    }
+
+    /// Decoded with the pairings' bindkeys, and marked with the pairing it matches.
+    package init(_ sighting: Sighting, paired: PairedDevices, at time: Date = Date()) {
+        self.init(sighting, bindkeys: paired.bindkeys, at: time)
+        pairing = paired.pairing(of: sighting, adverts: adverts).map { Mark(identity: $0.identity, label: $0.label, role: $0.role.rawValue) }
     }
 
     /// A sighting's adverts decoded, manufacturer data first, each in key
@@ -30,8 +45,8 @@ package struct DecodedSighting: Encodable {
         }
     }
 
-    /// The first identity any advert carries.
-    package var identity: String? { adverts.lazy.compactMap(\.identity).first }
+    /// The first identity any advert carries, else the pairing's (an IRK's for a private address).
+    package var identity: String? { adverts.lazy.compactMap(\.identity).first ?? pairing?.identity }
 
     package var format: String {
         let known = adverts.filter { if case .unknown = $0 { false } else { true } }

@@ -7,7 +7,8 @@ public import Storage
 public struct GatewayStore: Sendable {
     public let database: Database
 
-    /// The schema, forward only. Later versions append; none is ever edited.
+    /// The schema, forward only. Later versions append; none is ever edited
+    /// (the rule, with when a step is `compatible`, is in Storage's `Migration`).
     package static let migrations = [
         Migration(1, """
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,8 +36,9 @@ public struct GatewayStore: Sendable {
         Migration(7, SessionStore.changes[0]),
         Migration(8, Outbox.changes[0]),
         Migration(9, Outbox.changes[1]),
-        Migration(10, RecordingStore.readingSchema),
-        Migration(11, RecordingStore.bootSchema),
+        // New tables and columns an older Waymark ignores, with defaults it does not contradict.
+        Migration(10, RecordingStore.readingSchema, compatible: true),
+        Migration(11, RecordingStore.bootSchema, compatible: true),
     ]
 
     /// Opens (creating if needed) the store at `path`.

@@ -41,8 +41,8 @@ package enum StoreAccess {
     }
 
     /// sysexits(3) for a store that cannot be used: 77 for permissions and
-    /// ownership, 74 for a store from a newer Waymark or an I/O problem, 73
-    /// when it cannot be created.
+    /// ownership, 78 for a store from a newer Waymark that this one may not
+    /// use (a rollback's case), 74 for an I/O problem, 73 when it cannot be created.
     package static func exitCode(for error: any Error) -> ExitCode {
         guard let error = error as? StorageError else { return .software }
         switch error {
@@ -50,7 +50,7 @@ package enum StoreAccess {
         case .notOwned, .refused: return .noPermission
         case .sqlite(let code, _, _) where code & 0xff == 8: return .noPermission // SQLITE_READONLY
         case .fileSystem: return .cannotCreate
-        case .newerSchema: return .ioError
+        case .newerSchema: return .config
         default: return .ioError
         }
     }

@@ -1,0 +1,35 @@
+/// What a gateway runs, for the fleet: sent as a `gateway_info` sample at
+/// start and whenever it changes, and in MQTT's retained `state`.
+public struct GatewayInfo: Sendable, Equatable, Encodable {
+    /// Waymark's own version.
+    public var version: String
+    /// The Debian package's version, when Waymark was installed from one.
+    public var packageVersion: String?
+    /// The machine (`aarch64`, `x86_64`) and the kernel's release.
+    public var architecture: String
+    public var kernel: String
+    /// bluetoothd's version, when it runs.
+    public var bluezVersion: String?
+    /// `mgmt`, `passive` or `active` while scanning.
+    public var scanMode: String?
+
+    public init(version: String, packageVersion: String?, architecture: String, kernel: String, bluezVersion: String?, scanMode: String?) {
+        (self.version, self.packageVersion, self.architecture, self.kernel) = (version, packageVersion, architecture, kernel)
+        (self.bluezVersion, self.scanMode) = (bluezVersion, scanMode)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, packageVersion = "package_version", architecture, kernel, bluezVersion = "bluez_version", scanMode = "scan_mode"
+    }
+
+    /// Every key always, null when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        try keys.encode(version, forKey: .version)
+        try keys.encode(packageVersion, forKey: .packageVersion)
+        try keys.encode(architecture, forKey: .architecture)
+        try keys.encode(kernel, forKey: .kernel)
+        try keys.encode(bluezVersion, forKey: .bluezVersion)
+        try keys.encode(scanMode, forKey: .scanMode)
+    }
+}
