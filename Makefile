@@ -71,7 +71,7 @@ test: deps
 # takes about 10 minutes): install, login, pair, a trip, a restart, a power
 # cut, an upgrade, doctor and a purge, with the daemon's memory and start-up
 # times printed. On a fresh machine its arm64 roots come first, made side
-# by side under qemu-user (about 16 minutes), then cached.
+# by side under qemu-user (about 18 minutes), then cached.
 test-pi: deps deps-pi pi-roots deb
 	@STEP_LOG=/tmp/waymark-pi-image.log Tests/step.sh "making the virtual Pi's disk (cached in $(WAYMARK_CACHE))" Tests/Pi/pi-image.sh
 	WAYMARK_PI_DEB=$$(ls -t $(DEB_DIR)/*_arm64.deb | head -n 1) WAYMARK_PI_IMAGE=$$(Tests/Pi/pi-image.sh) \

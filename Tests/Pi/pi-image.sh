@@ -16,7 +16,7 @@ pi=$(cd "$(dirname "$0")" && pwd)
 cache=${WAYMARK_CACHE:-/var/cache/waymark}
 root=$("$pi/debian-root.sh" arm64 trixie $PI_PACKAGES)
 kmod=$("$pi/debian-root.sh" arm64 trixie $ARM64_BUILD_PACKAGES)
-key=$(cat "$0" "$root/.packages" "$kmod/.packages" | sha256sum | cut -c1-12)
+key=$( (cat "$0" "$root/.packages" "$kmod/.packages"; echo "$root $kmod") | sha256sum | cut -c1-12)
 image=$cache/pi-image-$key
 if [ -e "$image/.complete" ]; then echo "$image"; exit 0; fi
 
