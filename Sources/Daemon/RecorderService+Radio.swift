@@ -72,6 +72,8 @@ extension RecorderService {
     /// then sends what the gateway runs if that changed.
     func lookUpBlueZ() async {
         if let bus { gatewayInfo.bluezVersion = await BluetoothService.find(on: bus)?.version }
+        // At start the scanner has chosen its mode by now, if armed: one sample, not two.
+        if let mode = await scanReception?.mode.rawValue { gatewayInfo.scanMode = mode }
         sendGatewayInfoIfChanged()
     }
 

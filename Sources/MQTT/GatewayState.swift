@@ -1,3 +1,4 @@
+internal import Basics
 public import Telemetry
 
 /// The gateway's state on `{prefix}/state` (retained).
@@ -15,28 +16,21 @@ public struct GatewayState: Encodable, Sendable, Equatable {
     /// What the gateway runs (its scan mode is `scanMode`).
     public var info: GatewayInfo?
 
-    enum CodingKeys: String, CodingKey {
-        case armed, running, trip, inTrip = "in_trip", queueDepth = "queue_depth", scanMode = "scan_mode"
-        case version, packageVersion = "package_version", architecture, kernel, bluezVersion = "bluez_version"
-    }
-
     public init(armed: Bool, running: Bool, trip: String?, queueDepth: Int, scanMode: String?) {
         (self.armed, self.running, self.trip, self.queueDepth, self.scanMode) = (armed, running, trip, queueDepth, scanMode)
     }
 
-    /// Every key always, null when absent, so a template never meets an undefined one.
+    /// Every key always, null when absent, so a template never meets an
+    /// undefined one; with what the gateway runs beside them.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(armed, forKey: .armed)
-        try container.encode(running, forKey: .running)
-        try container.encode(trip, forKey: .trip)
-        try container.encode(trip != nil, forKey: .inTrip)
-        try container.encode(queueDepth, forKey: .queueDepth)
-        try container.encode(scanMode, forKey: .scanMode)
-        try container.encode(info?.version, forKey: .version)
-        try container.encode(info?.packageVersion, forKey: .packageVersion)
-        try container.encode(info?.architecture, forKey: .architecture)
-        try container.encode(info?.kernel, forKey: .kernel)
-        try container.encode(info?.bluezVersion, forKey: .bluezVersion)
+        var keys = encoder.container(keyedBy: NamedKey.self)
+        try keys.encode(armed, forKey: NamedKey("armed"))
+        try keys.encode(running, forKey: NamedKey("running"))
+        try keys.encode(trip, forKey: NamedKey("trip"))
+        try keys.encode(trip != nil, forKey: NamedKey("in_trip"))
+        try keys.encode(queueDepth, forKey: NamedKey("queue_depth"))
+        try keys.encode(scanMode, forKey: NamedKey("scan_mode"))
+        // The live scan mode above, not the last one chosen.
+        for (name, value) in info?.fields ?? [:] where name != "scan_mode" { try keys.encode(value, forKey: NamedKey(name)) }
     }
 }

@@ -17,16 +17,9 @@ struct SensorReading: Encodable, Equatable {
     /// What it has, in a fixed order.
     var measurements: [Quantity] { Quantity.allCases.filter { values[$0] != nil } }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for measurement in measurements { try container.encode(values[measurement], forKey: Key(stringValue: measurement.rawValue)) }
-        try container.encode(time, forKey: Key(stringValue: "time"))
+        var container = encoder.container(keyedBy: NamedKey.self)
+        for measurement in measurements { try container.encode(values[measurement], forKey: NamedKey(stringValue: measurement.rawValue)) }
+        try container.encode(time, forKey: NamedKey(stringValue: "time"))
     }
 }

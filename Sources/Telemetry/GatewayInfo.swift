@@ -1,3 +1,5 @@
+internal import Basics
+
 /// What a gateway runs, for the fleet: sent as a `gateway_info` sample at
 /// start and whenever it changes, and in MQTT's retained `state`.
 public struct GatewayInfo: Sendable, Equatable, Encodable {
@@ -18,18 +20,15 @@ public struct GatewayInfo: Sendable, Equatable, Encodable {
         (self.bluezVersion, self.scanMode) = (bluezVersion, scanMode)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case version, packageVersion = "package_version", architecture, kernel, bluezVersion = "bluez_version", scanMode = "scan_mode"
+    /// The wire's names and values, in order.
+    public var fields: KeyValuePairs<String, String?> {
+        ["version": version, "package_version": packageVersion, "architecture": architecture, "kernel": kernel,
+         "bluez_version": bluezVersion, "scan_mode": scanMode]
     }
 
     /// Every key always, null when unknown.
     public func encode(to encoder: any Encoder) throws {
-        var keys = encoder.container(keyedBy: CodingKeys.self)
-        try keys.encode(version, forKey: .version)
-        try keys.encode(packageVersion, forKey: .packageVersion)
-        try keys.encode(architecture, forKey: .architecture)
-        try keys.encode(kernel, forKey: .kernel)
-        try keys.encode(bluezVersion, forKey: .bluezVersion)
-        try keys.encode(scanMode, forKey: .scanMode)
+        var keys = encoder.container(keyedBy: NamedKey.self)
+        for (name, value) in fields { try keys.encode(value, forKey: NamedKey(name)) }
     }
 }

@@ -1,3 +1,4 @@
+internal import Basics
 internal import Telemetry
 
 /// Any JSON value, read with `JSONDecoder` and written back with sorted
@@ -11,15 +12,8 @@ enum JSONValue: Decodable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
+        if let keyed = try? decoder.container(keyedBy: NamedKey.self) {
             var members: [String: JSONValue] = [:]
             for key in keyed.allKeys { members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
             self = .object(members)

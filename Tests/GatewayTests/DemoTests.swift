@@ -23,7 +23,7 @@ struct DemoTests {
         // The summary: the whole drive, every sample uploaded once.
         #expect(output.contains("9 points, 0.69 km  (beaconLost)"), "\(output)")
         #expect(output.contains("distance  0.69 km over 9 fixes"))
-        #expect(output.contains("uploaded  13 samples (2 beacon, 2 event, 9 fix), 0 duplicates"))
+        #expect(output.contains("uploaded  14 samples (2 beacon, 2 event, 9 fix, 1 gateway_info), 0 duplicates"), "\(output)")
         // The 2015 log is moved to end now: the trip is dated by the run
         // (not 1024 weeks on, where gpsd 3.22 puts the log's own dates),
         // and spans the drive's 22 minutes.

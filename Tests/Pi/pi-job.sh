@@ -141,25 +141,22 @@ as_waymark trips --json > /job/trips-2.json 2>&1
 as_waymark beacons --json > /job/beacons-2.json 2>&1
 daemon_log > /job/daemon-2.log
 
-say "upgrade to $DEB_NEXT"
-apt-get install -y "/job/$DEB_NEXT" > /job/upgrade.log 2>&1 || finish 42 "the upgrade did not install"
-dpkg-query -W -f='${Version}\n' waymark > /job/version-after-upgrade.txt
-wait_for 60 systemctl is-active waymark || finish 43 "not running after the upgrade"
-wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 2 ]" || finish 44 "not armed after the upgrade"
-as_waymark whoami --json > /job/whoami-3.json 2>&1
-as_waymark beacons --json > /job/beacons-3.json 2>&1
-as_waymark trips --json > /job/trips-3.json 2>&1
-daemon_log > /job/daemon-2.log
+# Installs package $1 over the one installed ($2: upgrade or downgrade),
+# waits for the service to run and arm for the $3rd time this boot, and
+# keeps what the user sees then as *-$4.json. Failures exit $5 to $5 + 2.
+install_over() {
+    apt-get install -y --allow-downgrades "/job/$1" > "/job/$2.log" 2>&1 || finish "$5" "the $2 did not install"
+    dpkg-query -W -f='${Version}\n' waymark > "/job/version-after-$2.txt"
+    wait_for 60 systemctl is-active waymark || finish $(($5 + 1)) "not running after the $2"
+    wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge $3 ]" || finish $(($5 + 2)) "not armed after the $2"
+    for what in whoami beacons trips; do as_waymark "$what" --json > "/job/$what-$4.json" 2>&1; done
+    daemon_log > /job/daemon-2.log
+}
 
+say "upgrade to $DEB_NEXT"
+install_over "$DEB_NEXT" upgrade 2 3 42
 say "downgrade back to $DEB, as a rollback does"
-apt-get install -y --allow-downgrades "/job/$DEB" > /job/downgrade.log 2>&1 || finish 46 "the downgrade did not install"
-dpkg-query -W -f='${Version}\n' waymark > /job/version-after-downgrade.txt
-wait_for 60 systemctl is-active waymark || finish 47 "not running after the downgrade"
-wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 3 ]" || finish 48 "not armed after the downgrade"
-as_waymark whoami --json > /job/whoami-4.json 2>&1
-as_waymark beacons --json > /job/beacons-4.json 2>&1
-as_waymark trips --json > /job/trips-4.json 2>&1
-daemon_log > /job/daemon-2.log
+install_over "$DEB" downgrade 3 4 46
 
 say "waymark health, as greenboot's check (root, after the rollback)"
 sh /usr/share/doc/waymark/examples/greenboot-50-waymark.sh > /job/health.txt 2>&1
@@ -172,4 +169,4 @@ echo $? > /job/doctor-exit.txt
 say "apt purge waymark"
 apt-get purge -y waymark > /job/purge.log 2>&1 || finish 45 "the purge failed"
 files > /job/files-after.txt
-finish 0 "installed, armed, a trip uploaded, restarted, cut, flushed, upgraded, purged"
+finish 0 "installed, armed, a trip uploaded, restarted, cut, flushed, upgraded, rolled back, purged"
