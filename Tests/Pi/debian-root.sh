@@ -12,11 +12,7 @@ set -eu
 arch=$1 suite=$2; shift 2
 cache=${WAYMARK_CACHE:-/var/cache/waymark}
 packages=$(printf '%s\n' "$@" | sort -u | tr '\n' ',' | sed 's/,$//')
-here=$(cd "$(dirname "$0")" && pwd)
-# A root with a kernel gets a small initramfs (Tests/Pi/initramfs), part of its key.
-kernel=""
-case ",$packages," in *,linux-image-*) kernel=$(cat "$here"/initramfs/*) ;; esac
-key=$( (printf '%s %s %s' "$arch" "$suite" "$packages"; printf '%s' "$kernel") | sha256sum | cut -c1-12)
+key=$(printf '%s %s %s' "$arch" "$suite" "$packages" | sha256sum | cut -c1-12)
 root=$cache/root-$suite-$arch-$key
 if [ -e "$root/.complete" ]; then echo "$root"; exit 0; fi
 
@@ -28,22 +24,12 @@ if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 fi
 rm -rf "$root.partial"
 log=$cache/root-$suite-$arch-$key.log
-failed() {
+if ! debootstrap --arch="$arch" --variant=minbase --include="$packages" \
+        "$suite" "$root.partial" http://deb.debian.org/debian >"$log" 2>&1; then
     echo "debootstrap of $suite/$arch failed; the last lines of $log:" >&2
     tail -n 20 "$log" >&2
     exit 1
-}
-# Two stages: the packages are fetched and unpacked, then configured inside
-# the root, with the initramfs settings in place before the kernel's
-# package makes its initramfs.
-debootstrap --foreign --arch="$arch" --variant=minbase --include="$packages" \
-    "$suite" "$root.partial" http://deb.debian.org/debian >"$log" 2>&1 || failed
-if [ -n "$kernel" ]; then
-    install -D -m 0644 "$here/initramfs/waymark.conf" "$root.partial/etc/initramfs-tools/conf.d/waymark"
-    install -D -m 0755 "$here/initramfs/waymark.hook" "$root.partial/etc/initramfs-tools/hooks/waymark"
 fi
-# In a mount namespace of its own: what it mounts in the root goes with it.
-unshare --mount --propagation private chroot "$root.partial" /debootstrap/debootstrap --second-stage >>"$log" 2>&1 || failed
 echo "$packages" > "$root.partial/.packages"
 touch "$root.partial/.complete"
 mv "$root.partial" "$root"
