@@ -41,6 +41,16 @@ extension BlueZScanner {
             arguments: arguments, timeout: .seconds(5))
     }
 
+    /// While scanning, how long since the last advert, or since this scan
+    /// began if none came: the same record the watchdog reads, so `waymark
+    /// health` costs the advert path nothing. Not reset by the watchdog's
+    /// own restarts.
+    public var silence: Duration? {
+        guard state == .scanning else { return nil }
+        let (now, last) = (tick, devices.lastAdvert)
+        return .nanoseconds(Int64(clamping: now > last ? now - last : 0))
+    }
+
     /// New watchdog and expiry periods (settings the fleet pushes), in
     /// force at once: a scan in progress restarts its timers with them.
     public func retune(watchdog: Duration, deviceExpiry: Duration) {

@@ -1,3 +1,4 @@
+import Basics
 import DBus
 import Daemon
 import FoundationEssentials
@@ -64,18 +65,14 @@ enum HealthCommand {
             }
             if facts.needsPowerCycle { return (.unhealthyRadio, "radio: no adverts after every recovery step: it needs a power cycle") }
             let silence = facts.silenceSeconds ?? 0
-            if facts.running, silence > seconds(limits.advertSilence) {
+            if facts.running, silence > limits.advertSilence.seconds {
                 return (.unhealthyRadio, "radio: no advert for \(Int(silence)) s (over [Health] AdvertSilence)"
                             + (facts.recoveryStep.map { "; the watchdog's last step: \($0)" } ?? ""))
             }
         }
-        if let age = facts.oldestQueuedSeconds, age > seconds(limits.queueAge) {
+        if let age = facts.oldestQueuedSeconds, age > limits.queueAge.seconds {
             return (.unhealthyQueue, "queue: the oldest sample waits for \(Int(age)) s (over [Health] QueueAge): uploads are stuck; see waymark queue")
         }
         return (.ok, "")
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

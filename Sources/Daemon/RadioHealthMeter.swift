@@ -27,15 +27,15 @@ final class RadioHealthMeter: Sendable {
         var steps: [String] = []
         /// Identity → strongest RSSI (nil when seen without one).
         var seen: [String: Int?] = [:]
-        /// For `waymark health`: when scanning last started, the last
-        /// advert, and the watchdog's step since it (nil after an advert).
-        var scanningSince: ContinuousClock.Instant?
-        var lastAdvert: ContinuousClock.Instant?
-        var stepSinceAdvert: String?
+        /// The watchdog's last step, and `current`'s count when it was
+        /// taken: the same count now means no advert came since.
+        var lastStep: (name: String, count: Int)?
 
         /// Folds the current count into `counts` and starts counting under
         /// the adapter and mode as they are now (a zero marks them as scanned with).
         mutating func settle() {
+            // A step with no advert after it stays so under the new count.
+            if let step = lastStep { lastStep = step.count == (current?.count ?? 0) ? (step.name, 0) : nil }
             if let (reception, count) = current { counts[reception, default: 0] += count }
             current = nil
             guard let adapter, let mode else { return }
@@ -52,7 +52,6 @@ final class RadioHealthMeter: Sendable {
     func follow(adapter: String?) {
         state.withLock { state in
             state.adapter = adapter.map(BlueZScanner<ContinuousClock>.name(of:))
-            state.scanningSince = adapter == nil ? nil : state.scanningSince ?? .now
             state.settle()
         }
     }
@@ -65,22 +64,13 @@ final class RadioHealthMeter: Sendable {
         }
     }
 
-    func advert() {
-        let now = ContinuousClock.now
-        state.withLock { state in
-            state.current?.count += 1
-            state.lastAdvert = now
-            if state.stepSinceAdvert != nil { state.stepSinceAdvert = nil }
-        }
-    }
+    func advert() { state.withLock { $0.current?.count += 1 } }
 
-    /// While scanning: how long since the last advert (or since scanning
-    /// started, if none came), and the watchdog's last step since then.
-    var silence: (duration: Duration, step: String?)? {
-        let now = ContinuousClock.now
-        return state.withLock { state in
-            guard let since = state.scanningSince else { return nil }
-            return (now - max(since, state.lastAdvert ?? since), state.stepSinceAdvert)
+    /// The watchdog's last recovery step, if no advert came after it.
+    var stepSinceAdvert: String? {
+        state.withLock { state in
+            guard let step = state.lastStep, step.count == (state.current?.count ?? 0) else { return nil }
+            return step.name
         }
     }
 
@@ -96,7 +86,7 @@ final class RadioHealthMeter: Sendable {
     func stepped(_ step: String) {
         state.withLock { state in
             state.steps.append(step)
-            state.stepSinceAdvert = step
+            state.lastStep = (step, state.current?.count ?? 0)
         }
     }
 
@@ -109,9 +99,11 @@ final class RadioHealthMeter: Sendable {
             var taken = state
             taken.settle()
             guard reset else { return taken }
-            state = State(adapter: state.adapter, mode: state.mode, scanningSince: state.scanningSince, lastAdvert: state.lastAdvert,
-                          stepSinceAdvert: state.stepSinceAdvert)
-            state.settle()
+            var next = State(adapter: state.adapter, mode: state.mode)
+            // A step with no advert after it stays so in the next interval.
+            if let step = state.lastStep, step.count == (state.current?.count ?? 0) { next.lastStep = (step.name, 0) }
+            next.settle()
+            state = next
             return taken
         }
         let minutes = max(seconds, 1) / 60

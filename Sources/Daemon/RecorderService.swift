@@ -124,9 +124,9 @@ actor RecorderService: Service {
         facts.integrity = probe.integrity
         facts.armed = reconciler.intent == .armed
         facts.running = reconciler.running
-        if let silence = health.silence {
-            facts.silenceSeconds = Double(silence.duration.components.seconds) + Double(silence.duration.components.attoseconds) * 1e-18
-            facts.recoveryStep = silence.step
+        if let silence = await scanner.silence {
+            facts.silenceSeconds = silence.seconds
+            facts.recoveryStep = health.stepSinceAdvert
         }
         facts.needsPowerCycle = ((try? store.radioNeedsPowerCycle()) ?? nil) != nil
         facts.authorized = await isAuthorized()

@@ -37,6 +37,9 @@ actor ScannerService: Service {
         await scanner.stop()
     }
 
+    /// How long the scan in progress has heard nothing; nil while not scanning.
+    var silence: Duration? { get async { await scanner?.silence } }
+
     /// Watchdog and expiry periods for the scan in progress.
     func retune(watchdog: Duration, deviceExpiry: Duration) async {
         await scanner?.retune(watchdog: watchdog, deviceExpiry: deviceExpiry)

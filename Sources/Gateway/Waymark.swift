@@ -5,16 +5,16 @@ internal import Glibc
 public enum Waymark {
     public static let version = "0.1.0"
 
-    /// The version of the installed `waymark` package, from dpkg's status
-    /// file; nil when Waymark was not installed from a package.
-    public static func packageVersion(status path: String = "/var/lib/dpkg/status") -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        for stanza in String(decoding: data, as: UTF8.self).split(separator: "\n\n") {
-            let lines = stanza.split(separator: "\n")
-            guard lines.contains("Package: waymark"), lines.contains(where: { $0.hasPrefix("Status: ") && $0.hasSuffix(" installed") }) else { continue }
-            return lines.first { $0.hasPrefix("Version: ") }.map { String($0.dropFirst("Version: ".count)) }
-        }
-        return nil
+    /// Where the Debian package records its own version (`hardware/debian/package.sh`).
+    public static let packageVersionFile = "/usr/lib/waymark/package-version"
+
+    /// The installed package's version; nil when Waymark was not installed
+    /// from a package, or the file holds anything but one short line.
+    public static func packageVersion(file path: String = packageVersionFile) -> String? {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 256 else { return nil }
+        let version = String(decoding: data, as: UTF8.self).trimmingWhitespace()
+        guard !version.isEmpty, version.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        return version
     }
 
     /// The machine (`aarch64`) and the kernel's release, from uname(2).

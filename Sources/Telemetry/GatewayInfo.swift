@@ -5,7 +5,8 @@ internal import Basics
 public struct GatewayInfo: Sendable, Equatable, Encodable {
     /// Waymark's own version.
     public var version: String
-    /// The Debian package's version, when Waymark was installed from one.
+    /// The Debian package's version, when Waymark was installed from one
+    /// (the package records it in `/usr/lib/waymark/package-version`).
     public var packageVersion: String?
     /// The machine (`aarch64`, `x86_64`) and the kernel's release.
     public var architecture: String

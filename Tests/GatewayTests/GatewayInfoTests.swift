@@ -9,9 +9,8 @@ struct GatewayInfoTests {
     @Test func theDaemonSendsWhatItRunsAtStartWithItsScanMode() async throws {
         let car = try await RecordingRig(config: "[Upload]\nBatchAge = 1s\n")
         defer { car.stop() }
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         let backend = car.session.backend
         try await withDeadline(.seconds(20), "gateway_info with the scan mode") {
             while try backend.samples(kind: "gateway_info").last?["scan_mode"] as? String == nil {
@@ -29,25 +28,24 @@ struct GatewayInfoTests {
         #expect(samples.count == 1, "\(samples)")
     }
 
-    @Test func thePackageVersionIsReadFromDpkgsStatusForAnInstalledPackageOnly() throws {
-        let work = try TemporaryDirectory("waymark-dpkg")
+    /// The package writes its version beside the binary; a source install
+    /// has none, and anything but one short printable line is not a version.
+    @Test func thePackageVersionIsTheOneLineThePackageRecordsOrNone() throws {
+        let work = try TemporaryDirectory("waymark-version")
         defer { work.remove() }
-        let status = """
-            Package: waymarker
-            Status: install ok installed
-            Version: 9.9
-
-            Package: waymark
-            Status: install ok installed
-            Architecture: arm64
-            Version: 0.1.0+git240.g1234567
-
-            """
-        try status.write(toFile: work.file("status"), atomically: true, encoding: .utf8)
-        #expect(Waymark.packageVersion(status: work.file("status")) == "0.1.0+git240.g1234567")
-        try status.replacingOccurrences(of: "install ok installed\nArchitecture", with: "deinstall ok config-files\nArchitecture")
-            .write(toFile: work.file("removed"), atomically: true, encoding: .utf8)
-        #expect(Waymark.packageVersion(status: work.file("removed")) == nil)
-        #expect(Waymark.packageVersion(status: work.file("absent")) == nil)
+        func read(_ text: String) throws -> String? {
+            try text.write(toFile: work.file("package-version"), atomically: true, encoding: .utf8)
+            return Waymark.packageVersion(file: work.file("package-version"))
+        }
+        #expect(try read("0.1.0+git240.g1234567\n") == "0.1.0+git240.g1234567")
+        #expect(Waymark.packageVersion(file: work.file("absent")) == nil)
+        #expect(try read(String(repeating: "9", count: 255) + "\n") == String(repeating: "9", count: 255))
+        #expect(try read(String(repeating: "9", count: 256)) == String(repeating: "9", count: 256))
+        #expect(try read(String(repeating: "9", count: 4096)) == nil, "longer than a version")
+        for bad in ["", "\n", "1.0\n2.0\n", "1.0 beta", "1.0\u{1B}[31m"] { #expect(try read(bad) == nil, "\(bad.debugDescription)") }
+        // A link to it reads as its target: the package owns the path, not the reader.
+        try FileManager.default.createSymbolicLink(atPath: work.file("link"), withDestinationPath: work.file("package-version"))
+        _ = try read("2.0\n")
+        #expect(Waymark.packageVersion(file: work.file("link")) == "2.0")
     }
 }

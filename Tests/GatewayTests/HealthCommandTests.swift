@@ -64,9 +64,8 @@ struct HealthCommandTests {
         defer { car.stop() }
         let absent = try Self.health(car)
         #expect(absent.status == 10 && absent.output.hasPrefix("unhealthy: daemon: not running"), "\(absent)")
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         let healthy = try Self.health(car)
         #expect(healthy.status == 0 && healthy.output == "healthy", "\(healthy)")
         let json = try car.session.run(["health", "--json"], environment: car.bluez.bus.environment)
@@ -82,9 +81,8 @@ struct HealthCommandTests {
     @Test func anArmedRadioThatHearsNothingForAdvertSilenceIsCode13() async throws {
         let car = try await RecordingRig(config: "[Health]\nAdvertSilence = 2s\n")
         defer { car.stop() }
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         try await Task.sleep(for: .seconds(3))
         let silent = try Self.health(car)
         #expect(silent.status == 13 && silent.output.hasPrefix("unhealthy: radio: no advert for"), "\(silent)")
@@ -99,9 +97,8 @@ struct HealthCommandTests {
         let car = try await RecordingRig(config: "[Bluetooth]\nHealthInterval = 1s\n\n[Health]\nQueueAge = 2s\n")
         defer { car.stop() }
         car.session.backend.stop()
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         try await Task.sleep(for: .seconds(4))
         let stuck = try Self.health(car)
         #expect(stuck.status == 14 && stuck.output.hasPrefix("unhealthy: queue:"), "\(stuck)")
@@ -117,9 +114,8 @@ struct HealthCommandTests {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
         try Self.sh("mount -t tmpfs -o size=8m,mode=0700 waymark-full '\(data)' && cp -a '\(data).disk/.' '\(data)/'")
         defer { _ = try? Self.sh("umount -l '\(data)'") }
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         #expect(try Self.health(car).status == 0)
         _ = try? Self.sh("head -c 16M /dev/zero > '\(data)/filler'")
         let full = try Self.health(car)
@@ -145,9 +141,8 @@ struct HealthCommandTests {
             return try process.wait(timeout: 180)
         }
         #expect(try script("mender-ArtifactCommit_Enter_50_waymark") == 21, "no daemon yet: Mender is asked to retry")
-        let daemon = try await car.startDaemon()
+        let daemon = try await car.startRecording()
         defer { daemon.stop() }
-        try await RecordingRig.waitFor("recording: running", in: daemon)
         #expect(try script("greenboot-50-waymark.sh") == 0)
         #expect(try script("mender-ArtifactCommit_Enter_50_waymark") == 0)
         _ = try car.session.run(["logout"], environment: car.bluez.bus.environment)

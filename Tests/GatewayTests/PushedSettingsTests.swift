@@ -9,9 +9,7 @@ struct PushedSettingsTests {
     /// A daemon recording with no beacon, fetching settings every second.
     static func running(_ config: String, withReceiver: Bool = false) async throws -> (RecordingRig, ChildProcess) {
         let car = try await RecordingRig(config: "[Backend]\nSettingsInterval = 1s\n\n" + config, withReceiver: withReceiver)
-        let daemon = try await car.startDaemon()
-        try await RecordingRig.waitFor("recording: running", in: daemon)
-        return (car, daemon)
+        return (car, try await car.startRecording())
     }
 
     static func push(_ settings: String, to car: RecordingRig, daemon: ChildProcess) async throws {

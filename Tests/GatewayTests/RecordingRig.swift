@@ -58,11 +58,17 @@ final class RecordingRig: @unchecked Sendable {
         }
     }
 
+    /// Starts the daemon and waits until it records.
+    func startRecording() async throws -> ChildProcess {
+        let daemon = try await startDaemon()
+        try await Self.waitFor("recording: running", in: daemon)
+        return daemon
+    }
+
     /// Starts the daemon, waits until it records, then keeps the paired
     /// beacon in sight for `seconds` and lets it go quiet.
     func startAndDrive(seconds: Double) async throws -> ChildProcess {
-        let daemon = try await startDaemon()
-        try await Self.waitFor("recording: running", in: daemon)
+        let daemon = try await startRecording()
         let beacon = try await keepBeaconInSight()
         try await Task.sleep(for: .seconds(seconds))
         beacon.cancel()

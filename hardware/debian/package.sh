@@ -35,6 +35,8 @@ install -D -m 0644 "$top/hardware/io.waymark.Gateway1.conf" "$pkg/usr/share/dbus
 install -D -m 0644 "$top/hardware/waymark.sysusers" "$pkg/usr/lib/sysusers.d/waymark.conf"
 install -D -m 0644 "$top/hardware/waymark.tmpfiles" "$pkg/usr/lib/tmpfiles.d/waymark.conf"
 install -D -m 0644 "$top/udev/60-waymark.rules" "$pkg/usr/lib/udev/rules.d/60-waymark.rules"
+# The package's version, for the gateway_info the daemon sends the fleet.
+printf '%s\n' "$version" | install -D -m 0644 /dev/stdin "$pkg/usr/lib/waymark/package-version"
 
 waymark=$(in_stage pkg/usr/bin/waymark)
 mkdir -p "$pkg/etc/waymark" "$pkg/usr/share/man/man1" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/doc/waymark"

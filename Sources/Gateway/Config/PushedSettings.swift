@@ -18,7 +18,7 @@ public struct PushedSettings: Sendable, Equatable {
     public var settings: [Setting]
 
     public init(_ remote: RemoteSettings?) {
-        let seconds = { (value: Double) in "\(Int64((value * 1000).rounded()))ms" }
+        let seconds = { (value: Double) in Self.text(.milliseconds(Int64((value * 1000).rounded()))) }
         settings = [
             remote?.uploadBatchSize.map { Setting(remote: "upload_batch_size", key: "Upload.BatchSize", text: String($0)) },
             remote?.scanWatchdog.map { Setting(remote: "scan_watchdog_s", key: "Bluetooth.ScanWatchdog", text: seconds($0)) },
@@ -37,10 +37,6 @@ public struct PushedSettings: Sendable, Equatable {
 
     /// The value of one of `keys` in `configuration`, as the config file spells it.
     public static func value(of key: String, in configuration: Configuration) -> String {
-        func text(_ duration: Duration) -> String {
-            let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-            return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
-        }
         switch key {
         case "Upload.BatchSize": return String(configuration.upload.batchSize)
         case "Bluetooth.ScanWatchdog": return text(configuration.bluetooth.scanWatchdog)
@@ -48,6 +44,12 @@ public struct PushedSettings: Sendable, Equatable {
         case "Recording.GapThreshold": return text(configuration.recording.gapThreshold)
         default: return ""
         }
+    }
+
+    /// A duration as the config file spells it: `30s`, or `1500ms`.
+    private static func text(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
 
     /// `local` with every pushed value the schema accepts; the keys those
