@@ -53,7 +53,7 @@ let package = Package(
         // Small shared basics: clamping outside numbers, backoff, civil time.
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite", "Basics"], swiftSettings: strict),
         .target(name: "Bluetooth", dependencies: ["CBluetooth", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),

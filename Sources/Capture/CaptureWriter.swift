@@ -33,6 +33,7 @@ public final class CaptureWriter: Sendable {
     public init(_ target: Target, at reading: ClockReading, header: @escaping @Sendable (_ wall: Double) -> CaptureHeader) throws(CaptureError) {
         self.target = target
         self.header = header
+        if case .directory(let directory, _, _) = target { DurableFile.removeLeftovers(in: directory, prefix: "capture-") }
         let file = try Self.begin(target, wall: reading.wall, header: header(reading.wall))
         state = Mutex(State(file: file))
     }

@@ -1,3 +1,4 @@
+internal import Basics
 internal import CSQLite
 internal import Glibc
 import Synchronization
@@ -21,7 +22,7 @@ public final class Database: Sendable {
         busyTimeout: Duration = .seconds(5)
     ) throws(StorageError) {
         try Self.validate(migrations)
-        let directory = Self.directory(of: path)
+        let directory = DurableFile.directory(of: path)
         try FileMode.ensureDirectory(directory, mode: 0o700)
         try FileMode.ensureFile(path, mode: 0o600)
 
@@ -172,10 +173,5 @@ public final class Database: Sendable {
         // A store at this version from before the table existed gets it once.
         if pending.isEmpty { try connection.executeScript("BEGIN IMMEDIATE;" + compat + "COMMIT;") }
         return max(current, migrations.count)
-    }
-
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

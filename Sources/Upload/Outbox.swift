@@ -1,4 +1,5 @@
 public import Basics
+import Logging
 public import Storage
 public import Telemetry
 
@@ -68,7 +69,7 @@ public struct Outbox: Sendable {
     @discardableResult
     public func append(_ samples: [Sample], alongside: ((Connection, ClosedRange<Int64>) -> Void)? = nil) throws -> ClosedRange<Int64>? {
         guard !samples.isEmpty else { return nil }
-        return try database.write { connection in
+        let seqs = try database.write { connection in
             let insert = try connection.prepare("""
                 INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
@@ -84,6 +85,9 @@ public struct Outbox: Sendable {
             alongside?(connection, seqs)
             return seqs
         }
+        // The record a power-cut test holds the store and the ingest to.
+        Log.debug("outbox: committed seq \(seqs.lowerBound)-\(seqs.upperBound)")
+        return seqs
     }
 
     /// The oldest samples `sink` does not have yet (nor any up to `after`,
