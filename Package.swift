@@ -137,6 +137,7 @@ let package = Package(
         ),
         // The arm64 package on a virtual Pi (`make test-pi`; `make test` leaves it out).
         .testTarget(name: "PiTests", dependencies: ["Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],

@@ -24,22 +24,42 @@ public enum BlueZVM {
     /// Returns the serial console's output and the job's exit code (nil
     /// when it wrote none).
     public static func run(job: TemporaryDirectory, scripts: String, timeout: Double) throws -> (console: String, exitCode: String?) {
-        let kernel = try kernel()
-        for (program, package) in programs { _ = try ChildProcess.locate(program, aptPackage: package) }
-        let initramfs = try ChildProcess("/bin/sh", [scripts + "/make-initramfs.sh", kernel.version, job.file("initrd.gz")],
-                                         aptPackage: "busybox-static, cpio and kmod", logPath: job.file("initramfs.log"))
-        guard try initramfs.wait(timeout: 60) == 0 else { throw PeerError.startFailed("make-initramfs.sh", output: initramfs.output) }
-        defer { unlink(job.file("initrd.gz")) }
-        let qemu = try ChildProcess("qemu-system-x86_64", [
-            "-accel", "tcg", "-cpu", "max", "-m", "1024", "-smp", "2", "-nographic", "-no-reboot", "-nic", "none",
-            "-kernel", kernel.image, "-initrd", job.file("initrd.gz"),
-            "-append", "console=ttyS0 panic=-1 loglevel=4 cryptomgr.notests",
-            "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
-            "-virtfs", "local,path=\(job.path),mount_tag=job,security_model=none,multidevs=remap",
-        ], aptPackage: "qemu-system-x86", logPath: job.file("console.log"))
-        defer { qemu.stop() }
+        let qemu = try boot(job: job, scripts: scripts)
+        defer {
+            qemu.stop()
+            unlink(job.file("initrd.gz"))
+        }
         _ = try qemu.wait(timeout: timeout)
         let code = (try? String(contentsOfFile: job.file("exit-code"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         return (qemu.output, code)
+    }
+
+    /// Starts the VM on `job`; its serial console goes to `console` in the
+    /// job folder. `disk` is a raw image attached as /dev/vda with QEMU's
+    /// `cache=none`: no cache on the host side, and the guest's flushes
+    /// reach the image, as an SD card's would. Each port of `forwards` on
+    /// 10.0.2.100 reaches the host's loopback, over QEMU's user-mode
+    /// network with nothing else routed. `cores` is the guest's CPUs, each a
+    /// host thread. Always TCG: KVM under a nested
+    /// hypervisor, as CI machines are, hung at boot here.
+    public static func boot(job: TemporaryDirectory, scripts: String, console: String = "console.log", disk: String? = nil,
+                            forwards: [Int] = [], cores: Int = 2) throws -> ChildProcess {
+        let kernel = try kernel()
+        for (program, package) in programs { _ = try ChildProcess.locate(program, aptPackage: package) }
+        let initrd = job.file("initrd.gz")
+        if !FileManager.default.fileExists(atPath: initrd) {
+            let initramfs = try ChildProcess("/bin/sh", [scripts + "/make-initramfs.sh", kernel.version, initrd],
+                                             aptPackage: "busybox-static, cpio and kmod", logPath: job.file("initramfs.log"))
+            guard try initramfs.wait(timeout: 60) == 0 else { throw PeerError.startFailed("make-initramfs.sh", output: initramfs.output) }
+        }
+        let network = forwards.isEmpty ? ["-nic", "none"] : ["-netdev", QEMUNetwork.loopbackForwards(forwards), "-device", "virtio-net-pci,netdev=net"]
+        let drive = disk.map { ["-drive", "file=\($0),if=virtio,format=raw,cache=none"] } ?? []
+        return try ChildProcess("qemu-system-x86_64", [
+            "-accel", "tcg", "-cpu", "max", "-m", "1024", "-smp", String(cores), "-nographic", "-no-reboot",
+            "-kernel", kernel.image, "-initrd", initrd,
+            "-append", "console=ttyS0 panic=-1 loglevel=4 cryptomgr.notests",
+            "-virtfs", "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
+            "-virtfs", "local,path=\(job.path),mount_tag=job,security_model=none,multidevs=remap",
+        ] + network + drive, aptPackage: "qemu-system-x86", logPath: job.file(console))
     }
 }

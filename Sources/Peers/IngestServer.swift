@@ -56,6 +56,15 @@ public final class IngestServer: @unchecked Sendable {
         (try JSONSerialization.jsonObject(with: try send("GET", "/_control/samples?kind=\(kind)")) as? [[String: Any]]) ?? []
     }
 
+    /// Every stored sample with its device id and sequence number, in (device, seq) order.
+    public func stored() throws -> [(device: String, seq: Int, sample: [String: Any])] {
+        let rows = (try JSONSerialization.jsonObject(with: try send("GET", "/_control/stored")) as? [[Any]]) ?? []
+        return rows.compactMap { row in
+            guard row.count == 3, let device = row[0] as? String, let seq = row[1] as? Int, let sample = row[2] as? [String: Any] else { return nil }
+            return (device, seq, sample)
+        }
+    }
+
     /// Every request the server saw, as (method, path).
     public func requests() throws -> [[String]] {
         let data = try send("GET", "/_control/requests")

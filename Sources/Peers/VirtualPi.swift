@@ -35,8 +35,6 @@ public final class VirtualPi: Sendable {
     /// `cut` or wait for it with `waitForPowerOff`.
     public func boot(_ number: Int, until markers: [String], timeout: Double) throws -> (machine: ChildProcess, marker: String?) {
         let console = job.file("console-\(number).log")
-        let network = (["user", "id=net", "restrict=on"] + forwards.map { "guestfwd=tcp:10.0.2.100:\($0)-cmd:socat - TCP:127.0.0.1:\($0)" })
-            .joined(separator: ",")
         let machine = try ChildProcess("qemu-system-aarch64", [
             "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-accel", "tcg,thread=multi",
             "-display", "none", "-monitor", "none", "-no-reboot", "-serial", "file:\(console)",
@@ -44,7 +42,7 @@ public final class VirtualPi: Sendable {
             "-append", "root=/dev/vda rw console=ttyAMA0 panic=-1 quiet",
             "-drive", "file=\(job.file("disk.qcow2")),if=virtio,format=qcow2",
             "-virtfs", "local,path=\(job.path),mount_tag=job,security_model=none",
-            "-netdev", network, "-device", "virtio-net-pci,netdev=net",
+            "-netdev", QEMUNetwork.loopbackForwards(forwards), "-device", "virtio-net-pci,netdev=net",
             "-device", "virtio-serial-pci", "-chardev", "socket,id=gps,path=\(job.file("gps.sock")),server=on,wait=off",
             "-device", "virtserialport,chardev=gps,name=gps0",
         ], aptPackage: "qemu-system-arm", logPath: job.file("qemu-\(number).log"))

@@ -243,6 +243,7 @@ public actor SessionManager {
             // may already be spent.
             let diedInFlight = session.refreshStartedAt != nil
             guard try storeStep({ try store.beginRefresh(with: refreshToken, at: now()) }) else { throw try stillAuthorizedOrWhyNot() }
+            Log.debug("session: refreshing the access token")
             let (response, endpoint) = try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
             if [400, 401, 403].contains(response.status) {
                 // Revoked, expired or replayed; glewlwyd sends no body at all.

@@ -92,16 +92,43 @@ public struct Outbox: Sendable {
 
     /// The oldest samples `sink` does not have yet (nor any up to `after`,
     /// which it has in flight), up to `count` of them and `bytes` of JSON.
+    ///
+    /// They are handed out: from now on `restamp` leaves them as they are,
+    /// so a resend (after a lost acknowledgement, a restart or a power cut)
+    /// carries the same sample under the same seq. Only a batch with
+    /// unsynced samples not handed out before needs that written down; it
+    /// is then read again and marked in one write transaction, so a
+    /// re-stamp comes wholly before or after.
     public func oldest(count: Int, bytes: Int, for sink: UploadSink = .http, after: Int64 = 0) throws -> Batch? {
-        let rows = try database.read { connection in
-            try connection.rows("""
-                SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox
-                WHERE seq > max(coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0), ?) ORDER BY seq LIMIT ?
-                """, [.text(sink.rawValue), .integer(after), .integer(Int64(count))]) { row in
-                QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
-                             kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
-                             timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
-            }
+        let batch = try database.read { try Self.oldest(count: count, bytes: bytes, for: sink, after: after, on: $0) }
+        guard let batch, try needsMark(batch) else { return batch }
+        return try database.write { connection in
+            guard let batch = try Self.oldest(count: count, bytes: bytes, for: sink, after: after, on: connection) else { return nil }
+            try connection.run("""
+                INSERT INTO upload_state (key, value) VALUES ('handed_out', ?)
+                ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
+                """, [.text(String(batch.lastSeq))])
+            return batch
+        }
+    }
+
+    private func needsMark(_ batch: Batch) throws -> Bool {
+        guard batch.samples.contains(where: { $0.timeSource == .unsynced }) else { return false }
+        return try database.read { try Self.handedOut(on: $0) } < batch.lastSeq
+    }
+
+    private static func handedOut(on connection: Connection) throws -> Int64 {
+        try connection.scalar("SELECT CAST(value AS INTEGER) FROM upload_state WHERE key = 'handed_out'")?.integer ?? 0
+    }
+
+    private static func oldest(count: Int, bytes: Int, for sink: UploadSink, after: Int64, on connection: Connection) throws -> Batch? {
+        let rows = try connection.rows("""
+            SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox
+            WHERE seq > max(coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0), ?) ORDER BY seq LIMIT ?
+            """, [.text(sink.rawValue), .integer(after), .integer(Int64(count))]) { row in
+            QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
+                         kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
+                         timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
         }
         var total = 0
         var taken: [QueuedSample] = []
@@ -115,14 +142,16 @@ public struct Outbox: Sendable {
 
     /// Once the clock is trusted: gives this boot's `unsynced` samples the
     /// wall time of their boot-clock reading (`boot time + offset`), and the
-    /// trusted source. Returns how many were re-stamped. `alongside` runs
-    /// in the same transaction, for what else was timed on the unsynced clock.
+    /// trusted source; those already handed to a sink stay as they were
+    /// sent. Returns how many were re-stamped. `alongside` runs in the same
+    /// transaction, for what else was timed on the unsynced clock.
     @discardableResult
     public func restamp(bootID: String, offset: Double, source: TimeSource, alongside: (Connection) throws -> Void = { _ in }) throws -> Int {
         try database.write { connection in
             try connection.run("""
                 UPDATE outbox SET time = boot_time + ?, time_source = ?
                 WHERE time_source = 'unsynced' AND boot_id = ? AND boot_time IS NOT NULL
+                  AND seq > coalesce((SELECT CAST(value AS INTEGER) FROM upload_state WHERE key = 'handed_out'), 0)
                 """, [.real(offset), .text(source.rawValue), .text(bootID)])
             let count = connection.changes
             try alongside(connection)

@@ -125,7 +125,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             do {
                 batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes)
             } catch {
-                Log.error("upload: cannot read the outbox: \(error)")
+                Log.error("upload: cannot read the outbox: \(error); retrying later")
+                scheduleRetry(status: nil, after: nil)
                 return
             }
             guard let batch else {
@@ -197,6 +198,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     }
 
     private func send(_ batch: Batch) async -> Outcome {
+        Log.debug("upload: sending samples \(batch.firstSeq)–\(batch.lastSeq)")
         let url = await baseURL() + "/v1/devices/\(deviceID)/samples"
         let body = Gzip.compress(batch.json(deviceID: deviceID))
         let key = batch.idempotencyKey(deviceID: deviceID)

@@ -207,3 +207,28 @@ extension UploaderTests {
         }
     }
 }
+
+extension UploaderTests {
+    /// Once the clock is trusted, this boot's unsynced samples take their
+    /// true times, but not those already handed to a sink: a resend after a
+    /// lost acknowledgement, a restart or a power cut must carry the same
+    /// sample under the same seq, or the backend holds two versions of it.
+    @Test func aSampleHandedToASinkIsResentAsItWasSentEvenAfterAReStamp() throws {
+        let directory = try TemporaryDirectory("waymark-restamp")
+        defer { directory.remove() }
+        let outbox = Outbox(database: try Database(path: directory.file("o.db"), migrations: Migration.numbered([Outbox.schema] + Outbox.changes)))
+        func unsynced(_ boot: Double) -> Sample {
+            Sample(time: 86_400 + boot, payload: .beacon(rssi: -60), timeSource: .unsynced, boot: ("boot-1", boot))
+        }
+        try outbox.append((1...4).map { unsynced(Double($0)) })
+        let sent = try #require(try outbox.oldest(count: 2, bytes: .max))
+        try outbox.append([unsynced(5)])
+
+        #expect(try outbox.restamp(bootID: "boot-1", offset: 1_796_000_000, source: .gnss) == 3)
+        let resent = try #require(try outbox.oldest(count: 2, bytes: .max))
+        #expect(resent.json(deviceID: "d") == sent.json(deviceID: "d"))
+        let rest = try #require(try outbox.oldest(count: 10, bytes: .max, after: 2))
+        #expect(rest.samples.map(\.seq) == [3, 4, 5])
+        #expect(rest.samples.allSatisfy { $0.timeSource == .gnss && $0.time > 1_796_000_000 })
+    }
+}

@@ -72,25 +72,36 @@ noise() {
 }
 
 # The kernel's modules, the system bus, btvirt with $1 LE controllers on one
-# virtual link, and bluetoothd with the flags after it; user waymark exists.
+# virtual link, and bluetoothd (debug logging on) with the flags after it;
+# user waymark exists.
 start_bluetooth() {
     controllers=$1; shift
-    mount -t devpts devpts /dev/pts 2> /dev/null
-    step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
-    load_vhci_and_crypto
+    start_system_bus
+    start_controllers "$controllers" -d "$@"
+}
 
-    # The gateway runs as it does on the Pi: as user waymark, allowed onto the
-    # bus by hardware/io.waymark.Gateway1.conf.
+# The system bus, and user waymark on it: the gateway runs as it does on
+# the Pi, allowed onto the bus by hardware/io.waymark.Gateway1.conf.
+start_system_bus() {
+    mount -t devpts devpts /dev/pts 2> /dev/null
     echo 'waymark:x:990:990:Waymark gateway:/var/lib/waymark:/usr/sbin/nologin' >> /etc/passwd
     echo 'waymark:x:990:' >> /etc/group
     cp /job/io.waymark.Gateway1.conf /etc/dbus-1/system.d/
     mkdir -p /run/dbus
     dbus-daemon --system --fork --nopidfile || finish 12 "dbus-daemon failed"
+}
+
+# hci_vhci and its crypto, btvirt with $1 LE controllers on one virtual
+# link, and bluetoothd with the flags after it.
+start_controllers() {
+    controllers=$1; shift
+    step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
+    load_vhci_and_crypto
     last=hci$((controllers - 1))
     step "btvirt: $controllers LE controllers on one virtual link"
     btvirt -L -l"$controllers" > /job/btvirt.log 2>&1 &
     wait_for 90 test -e /sys/class/bluetooth/$last || finish 13 "the virtual controllers never appeared"
     step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version) $*"
-    /usr/libexec/bluetooth/bluetoothd -n -d "$@" > /job/bluetoothd.log 2>&1 &
+    /usr/libexec/bluetooth/bluetoothd -n "$@" > /job/bluetoothd.log 2>&1 &
     wait_for 90 busctl --system introspect org.bluez /org/bluez/$last || finish 14 "bluetoothd never showed $last"
 }

@@ -24,6 +24,7 @@
 #     duplicates: resent samples absorbed by the (device_id, seq) key;
 #     conflicts: a seq that came back with different content (a reused seq)
 #   GET  /_control/missing?upto=N  sequence numbers 1..N not stored (first 100)
+#   GET  /_control/stored     every stored sample: [[device_id, seq, sample], …]
 import base64, gzip, json, random, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -100,6 +101,10 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 stored = [state["samples"][key] for key in sorted(state["samples"])]
             return self.reply(200, [sample for sample in stored if sample.get("kind") == kind])
+        if self.path == "/_control/stored":
+            with lock:
+                stored = [[device, seq, state["samples"][(device, seq)]] for (device, seq) in sorted(state["samples"])]
+            return self.reply(200, stored)
         if self.path.startswith("/_control/missing?upto="):
             upto = int(self.path.split("=")[1])
             with lock:
