@@ -62,7 +62,8 @@ deps-pi:
 # both cores from the tests that time real peers.
 # Then the second compiler: every target and test built with Debian 13's
 # swiftlang 6.0.3 in a trixie root, and the suites that start no peer run
-# with it (Tests/Pi/swift60.sh). The virtual Pi is `make test-pi`.
+# with it (Tests/Pi/swift60.sh). The virtual Pi is `make test-pi`, the power
+# cuts `make test-power`.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --skip '^PiTests\.' --skip '^PowerTests\.'
