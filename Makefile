@@ -75,7 +75,7 @@ test: deps
 # times printed. On a fresh machine its arm64 roots come first, made side
 # by side under qemu-user (about 18 minutes), then cached.
 # Then the power-cut test with two cuts per phase (about 4 minutes; the 50
-# of `make test-power` take about 16).
+# of `make test-power` take about 14), and the write log replayed (75 s).
 test-pi: deps deps-pi pi-roots deb
 	@STEP_LOG=/tmp/waymark-pi-image.log Tests/step.sh "making the virtual Pi's disk (cached in $(WAYMARK_CACHE))" Tests/Pi/pi-image.sh
 	WAYMARK_PI_DEB=$$(ls -t $(DEB_DIR)/*_arm64.deb | head -n 1) WAYMARK_PI_IMAGE=$$(Tests/Pi/pi-image.sh) \
@@ -89,7 +89,8 @@ test-pi: deps deps-pi pi-roots deb
 # rotation or a first start on the previous release's store, 50 times.
 # After each cut: fsck, SQLite's integrity check, the session, pairing and
 # captures read back, and no committed sample lost or stored twice. The
-# seed is printed; WAYMARK_POWER_SEED repeats it.
+# seed is printed; WAYMARK_POWER_SEED repeats it. Then one recording's
+# every write, logged by QEMU's blklogwrites, replayed to 40 flush points.
 test-power: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --filter '^PowerTests\.'

@@ -37,13 +37,14 @@ public enum BlueZVM {
     /// Starts the VM on `job`; its serial console goes to `console` in the
     /// job folder. `disk` is a raw image attached as /dev/vda with QEMU's
     /// `cache=none`: no cache on the host side, and the guest's flushes
-    /// reach the image, as an SD card's would. Each port of `forwards` on
-    /// 10.0.2.100 reaches the host's loopback, over QEMU's user-mode
-    /// network with nothing else routed. `cores` is the guest's CPUs, each a
-    /// host thread. Always TCG: KVM under a nested
-    /// hypervisor, as CI machines are, hung at boot here.
+    /// reach the image, as an SD card's would; with `writeLog`, QEMU also
+    /// logs every write and flush to that file, in device-mapper's
+    /// log-writes format. Each port of `forwards` on 10.0.2.100 reaches the
+    /// host's loopback, over QEMU's user-mode network with nothing else
+    /// routed. `cores` is the guest's CPUs, each a host thread. Always TCG:
+    /// KVM under a nested hypervisor, as CI machines are, hung at boot here.
     public static func boot(job: TemporaryDirectory, scripts: String, console: String = "console.log", disk: String? = nil,
-                            forwards: [Int] = [], cores: Int = 2) throws -> ChildProcess {
+                            writeLog: String? = nil, forwards: [Int] = [], cores: Int = 2) throws -> ChildProcess {
         let kernel = try kernel()
         for (program, package) in programs { _ = try ChildProcess.locate(program, aptPackage: package) }
         let initrd = job.file("initrd.gz")
@@ -53,7 +54,17 @@ public enum BlueZVM {
             guard try initramfs.wait(timeout: 60) == 0 else { throw PeerError.startFailed("make-initramfs.sh", output: initramfs.output) }
         }
         let network = forwards.isEmpty ? ["-nic", "none"] : ["-netdev", QEMUNetwork.loopbackForwards(forwards), "-device", "virtio-net-pci,netdev=net"]
-        let drive = disk.map { ["-drive", "file=\($0),if=virtio,format=raw,cache=none"] } ?? []
+        let drive: [String]
+        switch (disk, writeLog) {
+        case (let disk?, let log?):
+            // QEMU's blklogwrites between the guest and the image: every write and flush, in order.
+            drive = ["-blockdev", "driver=file,node-name=store-file,filename=\(disk),cache.direct=on",
+                     "-blockdev", "driver=file,node-name=log-file,filename=\(log)",
+                     "-blockdev", "driver=blklogwrites,node-name=store,file=store-file,log=log-file,log-sector-size=512,log-super-update-interval=1",
+                     "-device", "virtio-blk-pci,drive=store"]
+        case (let disk?, nil): drive = ["-drive", "file=\(disk),if=virtio,format=raw,cache=none"]
+        default: drive = []
+        }
         return try ChildProcess("qemu-system-x86_64", [
             "-accel", "tcg", "-cpu", "max", "-m", "1024", "-smp", String(cores), "-nographic", "-no-reboot",
             "-kernel", kernel.image, "-initrd", initrd,

@@ -159,11 +159,14 @@ struct PowerCutTests {
         var fsckExit: Int32 = 0
         var captures = 0
         var cutCaptures = 0
+        /// The highest seq the store ever gave a sample.
+        var lastSeq = 0
         var migrated: Bool?
     }
 
-    /// What the cut left on the disk, read here with e2fsprogs and sqlite3.
-    static func check(_ disk: String, cut: Int, phase: String, job: TemporaryDirectory, backend: IngestServer,
+    /// What the cut left on the disk, read here with e2fsprogs and sqlite3;
+    /// with a `backend`, also where the `committed` samples went.
+    static func check(_ disk: String, cut: Int, phase: String, job: TemporaryDirectory, backend: IngestServer?,
                       deviceID: String, committed: Set<Int>) throws -> Check {
         var check = Check()
         let fsck = try ChildProcess("e2fsck", ["-f", "-y", disk], aptPackage: "e2fsprogs", logPath: job.file("fsck-\(cut).log"))
@@ -184,24 +187,8 @@ struct PowerCutTests {
         let aside = (try? FileManager.default.contentsOfDirectory(atPath: copy + "/data"))?.filter { $0.contains(".corrupt-") } ?? []
         if !aside.isEmpty { check.problems.append("a damaged store was moved aside: \(aside)") }
 
-        // Every committed sample is in the store (queued or a dead letter) or at the ingest.
-        var held = Set(try sqlite(store, "SELECT seq FROM outbox", job).compactMap { Int($0) })
-        for range in try sqlite(store, "SELECT first_seq || ' ' || last_seq FROM dead_letter", job) {
-            let bounds = range.split(separator: " ").compactMap { Int($0) }
-            if bounds.count == 2, bounds[0] <= bounds[1] { held.formUnion(bounds[0]...bounds[1]) }
-        }
-        let ingested = try backend.stored().filter { $0.device == deviceID }
-        held.formUnion(ingested.map(\.seq))
-        let lost = committed.subtracting(held)
-        if !lost.isEmpty { check.problems.append("\(lost.count) committed samples lost: \(lost.sorted().prefix(10))") }
-        var seen: [String: Int] = [:]
-        for (_, seq, sample) in ingested {
-            var content = sample
-            content["seq"] = nil
-            let key = String(decoding: (try? JSONSerialization.data(withJSONObject: content, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
-            if let earlier = seen[key] { check.problems.append("the ingest holds one sample twice: seq \(earlier) and \(seq)") }
-            seen[key] = seq
-        }
+        check.lastSeq = Int(try sqlite(store, "SELECT seq FROM sqlite_sequence WHERE name = 'outbox'", job).first ?? "") ?? 0
+        if let backend { check.problems += try whereCommittedWent(committed, store: store, backend: backend, deviceID: deviceID, job: job) }
 
         // The session and the pairing read back through waymark.
         let arguments = ["--config", job.file("host.conf"), "--data-dir", copy + "/data"]
@@ -242,6 +229,31 @@ struct PowerCutTests {
         }
         try? FileManager.default.removeItem(atPath: copy)
         return check
+    }
+
+    /// Every committed sample is in the store (queued or a dead letter) or
+    /// at the ingest, which holds no sample twice.
+    static func whereCommittedWent(_ committed: Set<Int>, store: String, backend: IngestServer, deviceID: String,
+                                   job: TemporaryDirectory) throws -> [String] {
+        var problems: [String] = []
+        var held = Set(try sqlite(store, "SELECT seq FROM outbox", job).compactMap { Int($0) })
+        for range in try sqlite(store, "SELECT first_seq || ' ' || last_seq FROM dead_letter", job) {
+            let bounds = range.split(separator: " ").compactMap { Int($0) }
+            if bounds.count == 2, bounds[0] <= bounds[1] { held.formUnion(bounds[0]...bounds[1]) }
+        }
+        let ingested = try backend.stored().filter { $0.device == deviceID }
+        held.formUnion(ingested.map(\.seq))
+        let lost = committed.subtracting(held)
+        if !lost.isEmpty { problems.append("\(lost.count) committed samples lost: \(lost.sorted().prefix(10))") }
+        var seen: [String: Int] = [:]
+        for (_, seq, sample) in ingested {
+            var content = sample
+            content["seq"] = nil
+            let key = String(decoding: (try? JSONSerialization.data(withJSONObject: content, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+            if let earlier = seen[key] { problems.append("the ingest holds one sample twice: seq \(earlier) and \(seq)") }
+            seen[key] = seq
+        }
+        return problems
     }
 
     /// The sequence numbers a daemon's log says it committed.
