@@ -74,13 +74,13 @@ test: deps
 # cut, an upgrade, doctor and a purge, with the daemon's memory and start-up
 # times printed. On a fresh machine its arm64 roots come first, made side
 # by side under qemu-user (about 18 minutes), then cached.
-# Then the power-cut test with two cuts per phase (about 4 minutes; the 50
+# Then the power-cut test with one cut per phase (about 2 minutes; the 50
 # of `make test-power` take about 14), and the write log replayed (75 s).
 test-pi: deps deps-pi pi-roots deb
 	@STEP_LOG=/tmp/waymark-pi-image.log Tests/step.sh "making the virtual Pi's disk (cached in $(WAYMARK_CACHE))" Tests/Pi/pi-image.sh
 	WAYMARK_PI_DEB=$$(ls -t $(DEB_DIR)/*_arm64.deb | head -n 1) WAYMARK_PI_IMAGE=$$(Tests/Pi/pi-image.sh) \
 		$(SWIFT) test --no-parallel --filter '^PiTests\.'
-	WAYMARK_POWER_CUTS=12 $(SWIFT) test --no-parallel --filter '^PowerTests\.'
+	WAYMARK_POWER_CUTS=6 $(SWIFT) test --no-parallel --filter '^PowerTests\.'
 
 # Power cuts (about 16 minutes): two x86 VMs side by side record with a
 # paired beacon and NMEA, upload and refresh their sessions, with the
