@@ -275,8 +275,10 @@ struct PowerCutTests {
         return process.output.split(separator: "\n").map(String.init)
     }
 
+    /// Runs an e2fsprogs program (or coreutils' `chown`) to a zero exit.
     static func run(_ program: String, _ arguments: [String], _ job: TemporaryDirectory) throws {
-        let process = try ChildProcess(program, arguments, aptPackage: "e2fsprogs", logPath: job.file("\(program).log"))
+        let package = program == "chown" ? "coreutils" : "e2fsprogs"
+        let process = try ChildProcess(program, arguments, aptPackage: package, logPath: job.file("\(program).log"))
         guard try process.wait(timeout: 120) == 0 else { throw PeerError.startFailed(program, output: process.output) }
     }
 

@@ -5,8 +5,9 @@
 # checks that disk after each cut, and cuts the power (QEMU killed -9) at a
 # moment it picks from the logs here; nothing in this script knows when.
 # /job/boot is this boot's number, /job/phase what it drives:
-#   commit, upload, refresh: the daemon records, uploads in small batches
-#     and refreshes a short-lived session all the time here;
+#   commit, upload, refresh (and write-log, for the replay test): the daemon
+#     records, uploads in small batches and refreshes a short-lived session
+#     all the time here;
 #   pairing: `waymark pair` and `unpair` in a loop beside the daemon;
 #   capture: the daemon's capture rotates every few kilobytes;
 #   migration: the daemon armed again on its store is stopped, and a daemon
