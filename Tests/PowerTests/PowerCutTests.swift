@@ -203,7 +203,7 @@ struct PowerCutTests {
         for path in captures {
             do {
                 let reader = try CaptureReader(path: path)
-                while try reader.next() != nil {}
+                while reader.next() != nil {}
                 if case .damaged = reader.stop { check.problems.append("\((path as NSString).lastPathComponent): \(String(describing: reader.stop))") }
                 if case .cut = reader.stop { check.cutCaptures += 1 }
             } catch {
