@@ -11,31 +11,20 @@ public enum DurableFile {
     /// Writes `bytes` to `path` with `mode` (whatever the umask). Without
     /// `replace`, an existing `path` is an error (`.exists`) and is kept.
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o600, replace: Bool) throws(DurableFileError) {
-        let fd = try create(temporaryPath(for: path), mode: mode)
-        var closed = false
-        defer { if !closed { close(fd) } }
-        do throws(DurableFileError) {
-            try writeAll(bytes, to: fd, path: path)
-            guard fsync(fd) == 0 else { throw .system(path: path, operation: "sync", errno: errno) }
-            closed = true
-            guard close(fd) == 0 else { throw .system(path: path, operation: "close", errno: errno) }
-            try publish(temporaryPath(for: path), as: path, replace: replace)
-        } catch {
-            unlink(temporaryPath(for: path))
-            throw error
-        }
+        close(try begin(path, head: bytes, mode: mode, replace: replace))
     }
 
     /// Opens a new file whose first bytes are `head`, for appending: the
-    /// file appears at `path` only with `head` synced, and `path` must not
+    /// file appears at `path` only with `head` synced (`fdatasync` also
+    /// syncs the size a reader needs). Without `replace`, `path` must not
     /// exist. The caller owns the descriptor.
-    public static func begin(_ path: String, head: [UInt8], mode: UInt32 = 0o600) throws(DurableFileError) -> Int32 {
+    public static func begin(_ path: String, head: [UInt8], mode: UInt32 = 0o600, replace: Bool = false) throws(DurableFileError) -> Int32 {
         let temporary = temporaryPath(for: path)
         let fd = try create(temporary, mode: mode)
         do throws(DurableFileError) {
             try writeAll(head, to: fd, path: path)
             guard fdatasync(fd) == 0 else { throw .system(path: path, operation: "sync", errno: errno) }
-            try publish(temporary, as: path, replace: false)
+            try publish(temporary, as: path, replace: replace)
             return fd
         } catch {
             close(fd)

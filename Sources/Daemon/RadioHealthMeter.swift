@@ -31,11 +31,17 @@ final class RadioHealthMeter: Sendable {
         /// taken: the same count now means no advert came since.
         var lastStep: (name: String, count: Int)?
 
+        /// The watchdog's last step, if no advert came after it.
+        var stepSinceAdvert: String? {
+            guard let step = lastStep, step.count == (current?.count ?? 0) else { return nil }
+            return step.name
+        }
+
         /// Folds the current count into `counts` and starts counting under
         /// the adapter and mode as they are now (a zero marks them as scanned with).
         mutating func settle() {
             // A step with no advert after it stays so under the new count.
-            if let step = lastStep { lastStep = step.count == (current?.count ?? 0) ? (step.name, 0) : nil }
+            lastStep = stepSinceAdvert.map { ($0, 0) }
             if let (reception, count) = current { counts[reception, default: 0] += count }
             current = nil
             guard let adapter, let mode else { return }
@@ -67,12 +73,7 @@ final class RadioHealthMeter: Sendable {
     func advert() { state.withLock { $0.current?.count += 1 } }
 
     /// The watchdog's last recovery step, if no advert came after it.
-    var stepSinceAdvert: String? {
-        state.withLock { state in
-            guard let step = state.lastStep, step.count == (state.current?.count ?? 0) else { return nil }
-            return step.name
-        }
-    }
+    var stepSinceAdvert: String? { state.withLock { $0.stepSinceAdvert } }
 
     /// The adapter scanning now (`hci0`), if any.
     var adapter: String? { state.withLock { $0.adapter } }
@@ -99,9 +100,8 @@ final class RadioHealthMeter: Sendable {
             var taken = state
             taken.settle()
             guard reset else { return taken }
-            var next = State(adapter: state.adapter, mode: state.mode)
             // A step with no advert after it stays so in the next interval.
-            if let step = state.lastStep, step.count == (state.current?.count ?? 0) { next.lastStep = (step.name, 0) }
+            var next = State(adapter: state.adapter, mode: state.mode, lastStep: state.stepSinceAdvert.map { ($0, 0) })
             next.settle()
             state = next
             return taken

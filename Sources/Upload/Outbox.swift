@@ -100,8 +100,11 @@ public struct Outbox: Sendable {
     /// is then read again and marked in one write transaction, so a
     /// re-stamp comes wholly before or after.
     public func oldest(count: Int, bytes: Int, for sink: UploadSink = .http, after: Int64 = 0) throws -> Batch? {
-        let batch = try database.read { try Self.oldest(count: count, bytes: bytes, for: sink, after: after, on: $0) }
-        guard let batch, try needsMark(batch) else { return batch }
+        let (read, handedOut) = try database.read { connection in
+            (try Self.oldest(count: count, bytes: bytes, for: sink, after: after, on: connection), try Self.handedOut(on: connection))
+        }
+        // Only unsynced samples can be re-stamped; those handed out before are marked already.
+        guard let batch = read, batch.lastSeq > handedOut, batch.samples.contains(where: { $0.timeSource == .unsynced }) else { return read }
         return try database.write { connection in
             guard let batch = try Self.oldest(count: count, bytes: bytes, for: sink, after: after, on: connection) else { return nil }
             try connection.run("""
@@ -110,11 +113,6 @@ public struct Outbox: Sendable {
                 """, [.text(String(batch.lastSeq))])
             return batch
         }
-    }
-
-    private func needsMark(_ batch: Batch) throws -> Bool {
-        guard batch.samples.contains(where: { $0.timeSource == .unsynced }) else { return false }
-        return try database.read { try Self.handedOut(on: $0) } < batch.lastSeq
     }
 
     private static func handedOut(on connection: Connection) throws -> Int64 {
