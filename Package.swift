@@ -50,6 +50,8 @@ let package = Package(
 
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
+        // The words modules pass each other: requirements, events, identities, commands.
+        .target(name: "Vocabulary", swiftSettings: strict),
         // Small shared basics: clamping outside numbers, backoff, civil time.
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
@@ -63,7 +65,7 @@ let package = Package(
         .target(name: "Lifecycle", dependencies: ["Basics"], swiftSettings: strict),
         // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
         .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
-        .target(name: "Recording", dependencies: ["Telemetry", "Advertisements"], swiftSettings: strict),
+        .target(name: "Recording", dependencies: ["Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
         .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
         // The outbox's second sink: batches and retained state on an MQTT
         // broker through libmosquitto, with Home Assistant discovery.
@@ -80,19 +82,19 @@ let package = Package(
         // pairings, requirement probes, the session factory, the command line.
         .target(
             name: "Gateway",
-            dependencies: ["DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         // `waymark run`: the composition root and its services.
         .target(
             name: "Daemon",
-            dependencies: ["Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Gateway", "Capture", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], exclude: ["waymark.order"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
@@ -124,7 +126,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Upload", "Telemetry", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Vocabulary", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),

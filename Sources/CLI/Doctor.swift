@@ -11,6 +11,7 @@ import Logging
 import MQTT
 import Session
 import Storage
+import Vocabulary
 
 /// `waymark doctor [--json]`: every requirement checked, with a fix for each
 /// failure. Exit 0 when everything passes, 1 otherwise.

@@ -4,6 +4,7 @@ import Daemon
 import FoundationEssentials
 import Gateway
 import Logging
+import Vocabulary
 
 /// `waymark health [--json]`: the one question a fleet's update tool asks
 /// (greenboot, Mender, RAUC): is this boot healthy? It asks the running

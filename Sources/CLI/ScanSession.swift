@@ -4,6 +4,7 @@ import Gateway
 internal import Glibc
 import Lifecycle
 import Logging
+import Vocabulary
 
 /// A scanner on the system bus for the CLI's `scan` and `pair`.
 struct ScanSession {

@@ -6,6 +6,7 @@ internal import Glibc
 import Recording
 import Session
 import Storage
+import Vocabulary
 
 /// What `waymark status` shows: from the running daemon when it is on the
 /// bus, otherwise from the store.

@@ -6,7 +6,8 @@ public enum CaptureState {
     public static let event = "event"
     /// A radio health report over `seconds`.
     public static let health = "health"
-    /// What requirements were missing at a reconcile (`missing`), for the report.
+    /// A reconcile's conditions: the requirements `missing`, the `intent`
+    /// and whether the session was `authorized`. Replay reconciles on them.
     public static let requirements = "requirements"
     /// The scan mode chosen or changed: `mode`.
     public static let scanMode = "scanMode"

@@ -4,6 +4,7 @@ import Gateway
 import Recording
 import Telemetry
 import Upload
+import Vocabulary
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.

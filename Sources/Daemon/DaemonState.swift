@@ -3,6 +3,7 @@ internal import Glibc
 import Location
 import Recording
 import Upload
+import Vocabulary
 
 /// What the running daemon knows, shared with its control interface.
 actor DaemonState {

@@ -11,7 +11,7 @@ extension RecorderService {
     /// The scan mode, logged when chosen; a mode lost while running (or
     /// regained when bluetoothd or the adapter returns) is recorded like a
     /// lost requirement, though scanning goes on.
-    func scannerReported(_ event: ScannerEvent) {
+    func scannerReported(_ event: ScannerEvent) async {
         switch event {
         case .discoveryStarted(let adapter, let reason):
             if reason != "start" { health.restarted() }
@@ -20,37 +20,37 @@ extension RecorderService {
             health.stepped(step.rawValue)
             guard step == .needsPowerCycle else { return Log.warning("recording: no adverts for the watchdog period; recovery step: \(step.rawValue)") }
             Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
-            announce("radioNeedsPowerCycle", [:])
+            await announce("radioNeedsPowerCycle", [:])
         case .recoveryFailed(let step, let reason):
             Log.warning("recording: recovery step \(step.rawValue) failed: \(reason)")
         case .radioRecovered:
             Log.notice("recording: adverts are back; the radio recovered")
-            announce("radioRecovered", [:])
+            await announce("radioRecovered", [:])
         case .adapterFailover(let from, let to):
             Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
-            announce("adapterFailover", ["from": from, "to": to])
+            await announce("adapterFailover", ["from": from, "to": to])
         case .state(let state) where state != .scanning && state != .starting:
             health.follow(adapter: nil)
         case .reception(let reception, let previous):
             health.follow(mode: reception.mode.rawValue)
             gatewayInfo.scanMode = reception.mode.rawValue
-            sendGatewayInfoIfChanged()
+            await sendGatewayInfoIfChanged()
             capture?.state(CaptureState.scanMode, ["mode": reception.mode.rawValue])
-            reportReception(reception, previous: previous)
+            await reportReception(reception, previous: previous)
         default:
             break
         }
     }
 
-    func reportReception(_ reception: ScanReception, previous: ScanMode?) {
+    func reportReception(_ reception: ScanReception, previous: ScanMode?) async {
         guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
         Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
-        announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
+        await announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
     }
 
     /// Records the health report for the last `seconds`: a `radio_health`
     /// sample, uploaded with the others, trip or no trip.
-    func recordHealth(seconds: Double) {
+    func recordHealth(seconds: Double) async {
         let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
         healthSince = now
         capture?.state(CaptureState.health, ["seconds": String(seconds)])
@@ -58,7 +58,7 @@ extension RecorderService {
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
         // Outside a trip nothing else is on its way: the report goes out on
         // this wake-up rather than on a batch timer's.
-        append(RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report)), urgency: currentTrip == nil ? .routine : .batched)
+        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report))], urgency: currentTrip == nil ? .routine : .batched)
     }
 
     /// The current health interval so far, for `waymark radio`.
@@ -74,13 +74,13 @@ extension RecorderService {
         if let bus { gatewayInfo.bluezVersion = await BluetoothService.find(on: bus)?.version }
         // At start the scanner has chosen its mode by now, if armed: one sample, not two.
         if let mode = await scanReception?.mode.rawValue { gatewayInfo.scanMode = mode }
-        sendGatewayInfoIfChanged()
+        await sendGatewayInfoIfChanged()
     }
 
     /// A `gateway_info` sample at start, and whenever what the gateway runs changed.
-    func sendGatewayInfoIfChanged() {
+    func sendGatewayInfoIfChanged() async {
         guard gatewayInfo != gatewayInfoSent else { return }
         gatewayInfoSent = gatewayInfo
-        append(RecordedSample(time: now, tripID: currentTrip, payload: .gatewayInfo(gatewayInfo)))
+        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .gatewayInfo(gatewayInfo))])
     }
 }

@@ -7,96 +7,67 @@ import Recording
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 extension RecorderService {
     /// The open trip's id, for the control interface.
-    var currentTrip: String? { trips.detector.isActive ? trips.tripID : nil }
-
-    func observe(_ observation: Observation) async {
-        guard !sleeping else { return }
-        if case .fix(let fix, _) = observation { lastFix = fix }
-        reconciler.collected(at: now)
-        if now - heartbeatStored >= 5 || now < heartbeatStored {
-            heartbeatStored = now
-            storeHeartbeat(now)
-        }
-        trips.wallOffset = stamper.wall(0)
-        await commit(trips.observe(observation))
-    }
+    var currentTrip: String? { core.currentTrip }
 
     /// Time has passed: the trip detector's deadlines are due.
     func tick() async {
-        trips.wallOffset = stamper.wall(0)
-        await commit(trips.tick(at: now))
+        await handle(.tick(at: now))
     }
 
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
-    func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) {
+    func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) async {
         try? store.record(kind, detail: detail)
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
                        arguments: [.string(kind), .string(SampleEncoder.object(detail))])
         guard upload else { return }
         capture?.state(CaptureState.event, detail.merging(["event": kind]) { $1 })
-        append(RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail)))
+        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail))])
     }
 
-    /// Queues one sample outside the trip recorder's flow (an event, a health
-    /// report).
-    func append(_ recorded: RecordedSample, urgency: UploadUrgency = .batched) {
-        let sample = stamper.sample(recorded)
-        guard (try? outbox.append([sample])) != nil else { return }
-        let committed = samplesCommitted
-        Task { await committed([sample], urgency) }
-    }
-
-    func report(_ event: Reconciler.Event) {
+    func report(_ event: Reconciler.Event) async {
         switch event {
         case .requirementsMissing(let missing):
-            Log.notice("recording: requirements missing: \(missing.isEmpty ? "none, all restored" : missing.joined(separator: ", "))")
-            announce("requirementsMissing", ["missing": missing.joined(separator: " ")])
-        case .requirementsLostWhileRunning(let lostAt, let missing):
-            Log.warning("recording: lost while running: \(missing.joined(separator: ", "))")
-            announce("requirementsLostWhileRunning", ["lost_at": CivilTime.iso8601(stamper.wall(lostAt)), "missing": missing.joined(separator: " ")])
+            Log.notice("recording: requirements missing: \(missing.isEmpty ? "none, all restored" : missing.map(\.rawValue).joined(separator: ", "))")
+        case .requirementsLostWhileRunning(_, let missing):
+            Log.warning("recording: lost while running: \(missing.map(\.rawValue).joined(separator: ", "))")
         case .telemetryGapDetected(let from, let to):
-            let (start, end) = (CivilTime.iso8601(stamper.wall(from)), CivilTime.iso8601(stamper.wall(to)))
-            Log.warning("recording: telemetry gap from \(start) to \(end) (\(Int((to - from).rounded())) s)")
-            announce("telemetryGapDetected", ["from": start, "to": end, "seconds": String(Int((to - from).rounded()))])
+            Log.warning("recording: telemetry gap from \(CivilTime.iso8601(stamper.wall(from))) to \(CivilTime.iso8601(stamper.wall(to))) (\(Int((to - from).rounded())) s)")
         }
+        let (kind, detail) = event.announcement(wall: stamper.wall)
+        await announce(kind, detail)
     }
 
-    private func commit(_ recorded: [RecordedSample]) async {
-        defer { scheduleTick() }
+    /// The one way a sample reaches the outbox, whatever its kind: stamped,
+    /// its trip's start or end stored, committed, and handed to the sinks.
+    /// A full disk becomes the storage requirement (recording stops with a
+    /// lost-while-running event; what is stored stays intact); any other
+    /// failure is logged with what was lost.
+    func commit(_ recorded: [RecordedSample], urgency: UploadUrgency = .batched) async {
         guard !recorded.isEmpty else { return }
-        var ended = false
         let samples = stamper.stamp(recorded)
         for change in stamper.recordTrips(recorded, stamped: samples, in: recordings) {
-            switch change.action {
-            case .started: Log.notice("recording: trip \(change.id) started")
-            case .resumed: Log.notice("recording: trip \(change.id) resumed")
-            case .ended:
-                Log.notice("recording: trip \(change.id) ended")
-                ended = true
-            }
-            if let event = change.event { announce(event.kind, event.detail, upload: false) }
+            Log.notice("recording: trip \(change.id) \(change.verb)")
+            if let event = change.event { await announce(event.kind, event.detail, upload: false) }
         }
         do {
             try stamper.append(samples, to: outbox, tracks: recordings)
         } catch {
-            Log.error("recording: cannot commit \(recorded.count) samples: \(error)")
-            // Disk full: stop with a requirement-lost event; what is stored stays intact.
-            if let error = error as? StorageError, error.isFull, !storageFull {
-                storageFull = true
-                await reconcile(missing: lastMissing)
-            }
+            let kinds = Set(recorded.map(\.kind.rawValue)).sorted().joined(separator: ", ")
+            Log.error("recording: cannot commit \(recorded.count) samples (\(kinds)): \(error)")
+            if let error = error as? StorageError, error.isFull { await handle(.storageFull(at: now)) }
             return
         }
-        await samplesCommitted(samples, ended ? .flush : .batched)
+        await samplesCommitted(samples, urgency)
     }
 
-    private func scheduleTick() {
+    func scheduleTick() {
         timer?.cancel()
-        guard let deadline = trips.nextDeadline else { return }
+        guard let deadline = core.nextDeadline else { return }
         let delay = max(0, deadline - now)
         timer = Task {
             try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 1))
@@ -106,14 +77,13 @@ extension RecorderService {
     }
 
     /// After a reload: if space was freed, the next commit will tell.
-    func recheckStorage() { storageFull = false }
+    func recheckStorage() async { await handle(.storageMayHaveRoom) }
 
     /// The system is about to sleep: make the store durable; nothing
     /// session-related happens here.
-    func prepareForSleep() {
-        sleeping = true
+    func prepareForSleep() async {
         capture?.state(CaptureState.sleep)
-        storeHeartbeat(reconciler.lastCollected ?? now)
+        await handle(.sleep(at: now))
         try? store.database.checkpoint()
         Log.notice("recording: the system is going to sleep; store committed")
     }
@@ -123,7 +93,6 @@ extension RecorderService {
     func resumed(missing: [Requirement]) async {
         Log.notice("recording: the system woke up")
         capture?.state(CaptureState.wake)
-        await reconcile(missing: missing)
-        sleeping = false
+        await handle(.wake(await conditions(missing: missing), at: now))
     }
 }

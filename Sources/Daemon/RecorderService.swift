@@ -13,6 +13,7 @@ import Session
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 /// Recording inside the daemon: the reconciler decides whether the runtime
 /// (a BlueZ scanner, and taking the daemon's fixes) runs; sightings of
@@ -36,22 +37,14 @@ actor RecorderService: Service {
     /// Told about new samples (the uploader), and how soon they should go.
     let samplesCommitted: @Sendable (_ samples: [Sample], _ urgency: UploadUrgency) async -> Void
 
-    var reconciler: Reconciler
-    var trips: TripRecorder
+    /// The recording rules; this actor carries out what they decide.
+    var core: RecordingCore
     var stamper: SampleStamper
     let scanner: ScannerService
     /// Sightings of paired devices and fixes, while running; `run` records them.
     private let observations: AsyncStream<Observation>
     private let observed: AsyncStream<Observation>.Continuation
     var timer: Task<Void, Never>?
-    var heartbeatStored = 0.0
-    /// Between logind's PrepareForSleep(true) and (false): nothing is collected.
-    var sleeping = false
-    /// A commit failed for lack of space: storage counts as missing until a reload.
-    var storageFull = false
-    var lastMissing: [Requirement] = []
-    /// The newest fix taken while running, for the control interface.
-    var lastFix: Fix?
     /// What the radio does between health reports.
     let health: RadioHealthMeter
     /// When the current health interval began, on the boot clock.
@@ -83,14 +76,14 @@ actor RecorderService: Service {
         let reading = clock.read()
         healthSince = clock.boot()
         let heartbeat = (try? recordings.heartbeat) ?? nil
-        reconciler = Reconciler(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
-                                gapThreshold: configuration.recording.gapThreshold.seconds)
-        trips = TripRecorder(trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions)
+        core = RecordingCore(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
+                             gapThreshold: configuration.recording.gapThreshold.seconds,
+                             trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions)
         // A trip the last process left open goes on if the beacon is back in time.
         if let open = ((try? recordings.trips()) ?? []).last, open.end == nil {
             let lastSeen = heartbeat?.onBootClock(reading) ?? 0
             let length = max(0, (heartbeat?.wall ?? open.start.timeIntervalSince1970) - open.start.timeIntervalSince1970)
-            trips.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
+            core.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
             Log.notice("recording: trip \(open.id) was open at the last stop; it continues if the beacon is back within the reopen window")
         }
     }
@@ -103,15 +96,17 @@ actor RecorderService: Service {
         try? recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID))
     }
 
-    var running: Bool { reconciler.running }
-    var intent: Reconciler.Intent { reconciler.intent }
+    var running: Bool { core.running }
+    var intent: Reconciler.Intent { core.intent }
+    /// The newest fix taken while running, for the control interface.
+    var lastFix: Fix? { core.lastFix }
 
     /// Settings in force from now on (a reload, or the fleet pushed new
     /// ones): the gap threshold at the next reconcile, the scanner's
     /// watchdog and expiry at once.
     func retune(_ configuration: Configuration) async {
         self.configuration = configuration
-        reconciler.gapThreshold = configuration.recording.gapThreshold.seconds
+        core.gapThreshold = configuration.recording.gapThreshold.seconds
         await scanner.retune(watchdog: configuration.bluetooth.scanWatchdog, deviceExpiry: configuration.bluetooth.deviceExpiry)
     }
 
@@ -119,11 +114,11 @@ actor RecorderService: Service {
     func healthFacts() async -> HealthFacts {
         var facts = HealthFacts()
         let probe = store.probe()
-        facts.storeWritable = probe.writeProblem == nil && !storageFull
-        facts.storeProblem = probe.writeProblem ?? (storageFull ? "the disk is full" : "")
+        facts.storeWritable = probe.writeProblem == nil && !core.storageFull
+        facts.storeProblem = probe.writeProblem ?? (core.storageFull ? "the disk is full" : "")
         facts.integrity = probe.integrity
-        facts.armed = reconciler.intent == .armed
-        facts.running = reconciler.running
+        facts.armed = core.intent == .armed
+        facts.running = core.running
         if let silence = await scanner.silence {
             facts.silenceSeconds = silence.seconds
             facts.recoveryStep = health.stepSinceAdvert
@@ -143,29 +138,37 @@ actor RecorderService: Service {
     /// Matches the runtime to the intent; at launch and whenever the system
     /// becomes active again. Guarded by the session; never logs out.
     func reconcile(missing: [Requirement]) async {
-        lastMissing = missing
-        let missing = storageFull ? missing + [.storage] : missing
-        // Running and awake, the gateway could collect all along, even with
-        // nothing in sight: no gap. Resume, restarts and requirements that
-        // come back are measured from the heartbeat.
-        if reconciler.running && !sleeping { reconciler.collected(at: now) }
-        reconciler.intent = (try? recordings.intent) ?? reconciler.intent
-        let actions = reconciler.reconcile(at: now, authorized: await isAuthorized(), missing: missing.map(\.rawValue))
-        capture?.state(CaptureState.requirements, ["missing": missing.map(\.rawValue).joined(separator: " ")])
-        for action in actions {
-            switch action {
-            case .startRuntime: await startRuntime()
-            case .stopRuntime: await stopRuntime()
-            case .report(let event): report(event)
-            }
-        }
+        await handle(.reconcile(await conditions(missing: missing), at: now))
+    }
+
+    /// The intent as persisted, the session, and `missing`; a capture keeps them for replay.
+    func conditions(missing: [Requirement]) async -> RecordingCore.Conditions {
+        let conditions = RecordingCore.Conditions(intent: (try? recordings.intent) ?? core.intent, authorized: await isAuthorized(), missing: missing)
+        capture?.state(CaptureState.requirements, conditions.captured)
+        return conditions
     }
 
     nonisolated func run() async {
-        for await observation in observations where await running {
-            await observe(observation)
+        for await observation in observations {
+            await handle(.observed(observation))
         }
         await shutdown()
+    }
+
+    /// Feeds the core and carries out what it decides.
+    func handle(_ input: RecordingCore.Input) async {
+        core.wallOffset = stamper.wall(0)
+        for action in core.handle(input) {
+            switch action {
+            case .startScanning: await startRuntime()
+            case .stopScanning: await stopRuntime()
+            case .receiverTime(let time, let boot): stamper.gnss(time: time, atBoot: boot)
+            case .commit(let samples, let flush): await commit(samples, urgency: flush ? .flush : .batched)
+            case .report(let event): await report(event)
+            case .heartbeat(let boot): storeHeartbeat(boot)
+            }
+        }
+        scheduleTick()
     }
 
     private func startRuntime() async {
@@ -188,7 +191,7 @@ actor RecorderService: Service {
 
     /// Armed, running, the trip, the scan mode and what the gateway runs, for the MQTT sink's state.
     func gatewayState() async -> GatewayState {
-        var state = GatewayState(armed: reconciler.intent == .armed, running: reconciler.running, trip: currentTrip, queueDepth: 0,
+        var state = GatewayState(armed: core.intent == .armed, running: core.running, trip: currentTrip, queueDepth: 0,
                                  scanMode: await scanReception?.mode.rawValue)
         state.info = gatewayInfo
         return state
@@ -197,15 +200,11 @@ actor RecorderService: Service {
     /// The scan mode in use and why; nil while not running.
     var scanReception: ScanReception? { get async { await scanner.reception } }
 
-    /// A fix from the daemon's location reader; recorded only while running.
-    func fix(_ fix: Fix) {
-        guard fix.mode >= 2, reconciler.running else { return }
-        let boot = now
-        // The receiver's time dates samples while the system clock is unsynced.
-        if let time = fix.time { stamper.gnss(time: time, atBoot: boot) }
-        // Trips are timed by the boot clock, as sightings are; the receiver's
-        // own time stays in the fix and dates the track's points.
-        observed.yield(.fix(fix, at: boot))
+    /// A fix from the daemon's location reader; the core takes it only while running.
+    /// Trips are timed by the boot clock, as sightings are; the receiver's
+    /// own time stays in the fix and dates the track's points.
+    func fix(_ fix: Fix) async {
+        await handle(.observed(.fix(fix, at: now)))
     }
 
     private func stopRuntime() async {
@@ -213,10 +212,12 @@ actor RecorderService: Service {
         await scanner.stop()
         capture?.state(CaptureState.running, ["on": "false"])
         health.follow(adapter: nil)
-        storeHeartbeat(reconciler.lastCollected ?? now)
     }
 
+    /// Stopping the daemon stops the runtime, not the intent: the next start re-arms.
     func shutdown() async {
-        if reconciler.running { await stopRuntime() }
+        guard core.running else { return }
+        await stopRuntime()
+        storeHeartbeat(core.reconciler.lastCollected ?? now)
     }
 }

@@ -1,22 +1,23 @@
-package import Capture
 import Basics
 import BlueZ
-import Location
+package import Capture
 import FoundationEssentials
 package import Gateway
+import Location
 import Logging
 import Recording
 import Storage
 import Telemetry
 import Upload
 
-/// Drives the recording pipeline from a capture on a virtual clock: the
-/// decoders and identity matching (`PairedDevices`), the trip detector and
-/// sample policy (`TripRecorder`), the stamper and the outbox, as the daemon
-/// runs them. Deadlines (a beacon lost, an epoch settled) fire at their
-/// time on the capture's timeline, so the same capture always gives the
-/// same trips and samples. The captured events (requirements, radio
-/// recovery, scan modes) are recorded again as they were; nothing is uploaded.
+/// Drives the daemon's recording core (`RecordingCore`) from a capture on a
+/// virtual clock, with the same decoders and identity matching
+/// (`PairedDevices`), stamper and outbox; it has no rule of its own.
+/// Deadlines (a beacon lost, an epoch settled) fire at their time on the
+/// capture's timeline, so the same capture always gives the
+/// same trips and samples. The core reconciles on the captured conditions
+/// and reports its own events; the others (radio recovery, scan modes, the
+/// session's) are recorded again as they were. Nothing is uploaded.
 package struct Replay {
     package enum Pace: Sendable, Equatable {
         /// As fast as the pipeline goes.
@@ -45,8 +46,10 @@ package struct Replay {
     /// by the last record's time fire.
     package func run(_ reader: CaptureReader, pace: Pace = .fast) async throws -> ReplayOutcome {
         let clock = ReplayClock(bootID: reader.header.bootID)
+        let recording = configuration.recording
         var state = ReplayState(stamper: SampleStamper(clock: clock, outbox: outbox, recordings: recordings),
-                                trips: TripRecorder(trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions),
+                                core: RecordingCore(intent: .armed, lastCollected: nil, gapThreshold: recording.gapThreshold.seconds,
+                                                    trips: recording.tripOptions, samples: recording.sampleOptions),
                                 location: ReplayedLocation(settle: configuration.location.readerOptions.epochSettle.seconds))
         var first: CaptureRecord?
         var last: CaptureRecord?
@@ -65,65 +68,83 @@ package struct Replay {
                              samples: state.counts, trips: try recordings.trips().filter { state.tripIDs.contains($0.id) })
     }
 
-    /// Fires the deadlines that fall before `record`: the trip detector's
-    /// (a millisecond after it, as the daemon's timer wakes), and the
-    /// location reader's epoch settling.
+    /// Fires the deadlines that fall before `record`: the core's (a
+    /// millisecond after it, as the daemon's timer wakes), and the location
+    /// reader's epoch settling.
     private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock) throws {
         var fired = -Double.infinity
         while true {
-            let tick = state.trips.nextDeadline.map { $0 + 0.001 }
+            let tick = state.core.nextDeadline.map { $0 + 0.001 }
             let settle = state.location.settleDeadline
             guard let deadline = [tick, settle].compactMap({ $0 }).filter({ $0 <= record.boot && $0 > fired }).min() else { return }
             fired = deadline
             clock.set(boot: deadline, wall: record.wall - (record.boot - deadline), synchronized: record.synchronized)
             if settle == deadline, let fix = state.location.finish() {
-                try observe(fix, at: deadline, &state)
+                try handle(.observed(.fix(fix, at: deadline)), &state)
             }
-            if tick == deadline {
-                state.trips.wallOffset = state.stamper.wall(0)
-                try commit(state.trips.tick(at: deadline), &state)
-            }
+            if tick == deadline { try handle(.tick(at: deadline), &state) }
         }
     }
 
     private func replay(_ record: CaptureRecord, _ state: inout ReplayState) throws {
+        let at = record.boot
         switch record.body {
         case .advert(let adapter, let sighting):
-            guard state.running, !state.sleeping else { return }
+            guard state.core.running, !state.core.sleeping else { return }
             if state.meter.adapter != adapter { state.meter.follow(adapter: adapter) }
             state.meter.advert()
-            guard let (pairing, observation) = paired.match(sighting, at: { record.boot }) else { return }
+            guard let (pairing, observation) = paired.match(sighting, at: { at }) else { return }
             state.meter.seen(pairing.identity, rssi: sighting.rssi)
-            state.trips.wallOffset = state.stamper.wall(0)
-            try commit(state.trips.observe(observation), &state)
+            try handle(.observed(observation), &state)
         case .location(let line):
-            for fix in state.location.add(line, at: record.boot) { try observe(fix, at: record.boot, &state) }
+            for fix in state.location.add(line, at: at) { try handle(.observed(.fix(fix, at: at)), &state) }
         case .state(let kind, var detail):
             switch kind {
-            case CaptureState.running: state.running = detail["on"] == "true"
-            case CaptureState.sleep: state.sleeping = true
-            case CaptureState.wake: state.sleeping = false
+            case CaptureState.requirements: try handle(.reconcile(RecordingCore.Conditions(captured: detail), at: at), &state)
+            // A capture without conditions (`waymark record`, an older
+            // daemon's): the runtime ran between these.
+            case CaptureState.running where (detail["on"] == "true") != state.core.running:
+                var conditions = state.core.lastConditions
+                conditions.intent = detail["on"] == "true" ? .armed : .disarmed
+                conditions.authorized = true
+                try handle(.reconcile(conditions, at: at), &state)
+            case CaptureState.sleep: try handle(.sleep(at: at), &state)
+            case CaptureState.wake: try handle(.wake(state.core.lastConditions, at: at), &state)
             case CaptureState.scanMode: if let mode = detail["mode"] { state.meter.follow(mode: mode) }
             case CaptureState.event:
                 let event = detail.removeValue(forKey: "event") ?? "event"
-                try? store.record(event, detail: detail, at: Date(timeIntervalSince1970: record.wall))
-                try append([RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .event(event, detail))], &state)
+                guard !Reconciler.Event.kinds.contains(event) else { return }
+                try announce(event, detail, &state)
             case CaptureState.health:
                 let seconds = detail["seconds"].flatMap(Double.init) ?? 0
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
-                try append([RecordedSample(time: record.boot, tripID: state.currentTrip, payload: .radioHealth(report))], &state)
+                try commit([RecordedSample(time: at, tripID: state.core.currentTrip, payload: .radioHealth(report))], &state)
             default:
                 break
             }
         }
     }
 
-    /// A fix, as the daemon's recorder takes it: only with a 2D fix or better, while running.
-    private func observe(_ fix: Fix, at boot: Double, _ state: inout ReplayState) throws {
-        guard fix.mode >= 2, state.running, !state.sleeping else { return }
-        if let time = fix.time { state.stamper.gnss(time: time, atBoot: boot) }
-        state.trips.wallOffset = state.stamper.wall(0)
-        try commit(state.trips.observe(.fix(fix, at: boot)), &state)
+    /// Feeds the core and carries out what it decides, as the daemon's
+    /// recorder does; scanning is the capture's, and nothing is uploaded.
+    private func handle(_ input: RecordingCore.Input, _ state: inout ReplayState) throws {
+        state.core.wallOffset = state.stamper.wall(0)
+        for action in state.core.handle(input) {
+            switch action {
+            case .receiverTime(let time, let boot): state.stamper.gnss(time: time, atBoot: boot)
+            case .commit(let samples, _): try commit(samples, &state)
+            case .report(let event):
+                let (kind, detail) = event.announcement(wall: state.stamper.wall)
+                try announce(kind, detail, &state)
+            case .startScanning, .stopScanning, .heartbeat: break
+            }
+        }
+    }
+
+    private func announce(_ kind: String, _ detail: [String: String], _ state: inout ReplayState) throws {
+        let now = state.stamper.clock.boot()
+        try store.record(kind, detail: detail, at: Date(timeIntervalSince1970: state.stamper.wall(now)))
+        try commit([RecordedSample(time: now, tripID: state.core.currentTrip, payload: .event(kind, detail))], &state)
     }
 
     private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
@@ -131,16 +152,8 @@ package struct Replay {
         let samples = state.stamper.stamp(recorded)
         for change in state.stamper.recordTrips(recorded, stamped: samples, in: recordings) {
             state.tripIDs.insert(change.id)
-            if let event = change.event { try? store.record(event.kind, detail: event.detail, at: Date(timeIntervalSince1970: change.at)) }
+            if let event = change.event { try store.record(event.kind, detail: event.detail, at: Date(timeIntervalSince1970: change.at)) }
         }
-        try append(samples, &state)
-    }
-
-    private func append(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
-        try append(state.stamper.stamp(recorded), &state)
-    }
-
-    private func append(_ samples: [Sample], _ state: inout ReplayState) throws {
         try state.stamper.append(samples, to: outbox, tracks: recordings)
         for sample in samples { state.counts[sample.kind, default: 0] += 1 }
     }

@@ -2,6 +2,7 @@ import DBus
 import Gateway
 import Location
 import Logging
+import Vocabulary
 
 /// Re-checks every requirement; logs, stores and announces a change.
 struct RequirementCheck {

@@ -13,6 +13,14 @@ extension SampleStamper {
         var action: TripDetector.Action
         var at: Double
 
+        var verb: String {
+            switch action {
+            case .started: "started"
+            case .resumed: "resumed"
+            case .ended: "ended"
+            }
+        }
+
         /// The event the store records for a start or an end; nil for a resumption.
         var event: (kind: String, detail: [String: String])? {
             let detail = ["trip_id": id, "at": CivilTime.iso8601(at)]

@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// Keeps what runs (scanning, reading location) in line with what the user
 /// asked for, and says why when it cannot. Pure: the caller persists the
 /// intent and the heartbeat, performs the actions, and calls `reconcile`
@@ -13,9 +15,9 @@ public struct Reconciler: Sendable, Equatable {
 
     public enum Event: Sendable, Equatable {
         /// Armed but not running for lack of these; empty once all are back.
-        case requirementsMissing([String])
+        case requirementsMissing([Requirement])
         /// Was running, and these went away at `lostAt`.
-        case requirementsLostWhileRunning(lostAt: Double, missing: [String])
+        case requirementsLostWhileRunning(lostAt: Double, missing: [Requirement])
         /// Nothing was collected between these times (the process dead, the
         /// system asleep, a requirement gone), longer than the threshold.
         case telemetryGapDetected(from: Double, to: Double)
@@ -33,7 +35,7 @@ public struct Reconciler: Sendable, Equatable {
     /// The heartbeat: when telemetry was last collected (seconds, wall clock).
     public private(set) var lastCollected: Double?
     /// The missing list last reported, so each change is reported once.
-    private var reportedMissing: [String]?
+    private var reportedMissing: [Requirement]?
 
     public init(intent: Intent, lastCollected: Double?, gapThreshold: Double) {
         self.intent = intent
@@ -46,7 +48,7 @@ public struct Reconciler: Sendable, Equatable {
         lastCollected = max(time, lastCollected ?? time)
     }
 
-    public mutating func reconcile(at now: Double, authorized: Bool, missing: [String]) -> [Action] {
+    public mutating func reconcile(at now: Double, authorized: Bool, missing: [Requirement]) -> [Action] {
         let missing = missing.sorted()
         let expected = intent == .armed && authorized
         let shouldRun = expected && missing.isEmpty

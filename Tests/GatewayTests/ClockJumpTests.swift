@@ -50,7 +50,7 @@ struct ClockJumpTests {
         func drive(_ recorder: RecorderService, seconds: Int) async {
             for _ in 0..<seconds {
                 clock.advance(1)
-                await recorder.observe(.vehicle(rssi: -50, at: clock.read().boot))
+                await recorder.handle(.observed(.vehicle(rssi: -50, at: clock.read().boot)))
             }
         }
 

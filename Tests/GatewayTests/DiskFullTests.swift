@@ -25,8 +25,8 @@ struct DiskFullTests {
         await recorder.reconcile(missing: [])
         #expect(await recorder.running)
         let start = Date().timeIntervalSince1970
-        for step in 0..<3 { await recorder.observe(.vehicle(rssi: -50, at: start + Double(step))) }
-        for step in 0..<50 { await recorder.observe(.fix(Self.fix(step), at: start + 3 + Double(step))) }
+        for step in 0..<3 { await recorder.handle(.observed(.vehicle(rssi: -50, at: start + Double(step)))) }
+        for step in 0..<50 { await recorder.handle(.observed(.fix(Self.fix(step), at: start + 3 + Double(step)))) }
         let outbox = Outbox(database: store.database)
         let before = try outbox.status().depth
         #expect(before > 50)
@@ -36,7 +36,7 @@ struct DiskFullTests {
         try store.database.write { try $0.run("PRAGMA max_page_count = \(pages)") }
         var step = 0
         while await recorder.running, step < 100_000 {
-            await recorder.observe(.fix(Self.fix(step, everyField: true), at: start + 60 + Double(step)))
+            await recorder.handle(.observed(.fix(Self.fix(step, everyField: true), at: start + 60 + Double(step))))
             step += 1
         }
         #expect(!(await recorder.running), "recording stopped")

@@ -49,7 +49,7 @@ struct TripTimeOrderTests {
             car.clock.advance(0.25)
             fix.time = ClockJumpTests.now2026 + (Double(step) * 5).truncatingRemainder(dividingBy: 400)
             await recorder.fix(fix)
-            if step % 2 == 0 { await recorder.observe(.vehicle(rssi: -50, at: car.clock.read().boot)) }
+            if step % 2 == 0 { await recorder.handle(.observed(.vehicle(rssi: -50, at: car.clock.read().boot))) }
         }
         car.clock.advance(31)
         await recorder.tick()

@@ -1,5 +1,6 @@
 import Recording
 import Testing
+import Vocabulary
 
 struct ReconcilerTests {
     @Test func armsWhenAuthorizedWithEveryRequirementPresent() {
@@ -11,7 +12,7 @@ struct ReconcilerTests {
 
     @Test func nothingRunsAndNothingIsReportedWhileNotAuthorizedOrDisarmed() {
         var unauthorized = Reconciler(intent: .armed, lastCollected: nil, gapThreshold: 60)
-        #expect(unauthorized.reconcile(at: 1000, authorized: false, missing: ["location"]).isEmpty)
+        #expect(unauthorized.reconcile(at: 1000, authorized: false, missing: [.location]).isEmpty)
         var disarmed = Reconciler(intent: .disarmed, lastCollected: nil, gapThreshold: 60)
         #expect(disarmed.reconcile(at: 1000, authorized: true, missing: []).isEmpty)
         #expect(!unauthorized.running && !disarmed.running)
@@ -19,16 +20,16 @@ struct ReconcilerTests {
 
     @Test func missingRequirementsAreReportedOnceAndTheirReturnStartsTheRuntime() {
         var reconciler = Reconciler(intent: .armed, lastCollected: nil, gapThreshold: 60)
-        #expect(reconciler.reconcile(at: 1000, authorized: true, missing: ["location"]) == [.report(.requirementsMissing(["location"]))])
-        #expect(reconciler.reconcile(at: 1001, authorized: true, missing: ["location"]).isEmpty)
+        #expect(reconciler.reconcile(at: 1000, authorized: true, missing: [.location]) == [.report(.requirementsMissing([.location]))])
+        #expect(reconciler.reconcile(at: 1001, authorized: true, missing: [.location]).isEmpty)
         #expect(reconciler.reconcile(at: 1002, authorized: true, missing: []) == [.startRuntime, .report(.requirementsMissing([]))])
     }
 
     @Test func aRequirementLostWhileRunningStopsTheRuntimeButKeepsTheIntent() {
         var reconciler = Reconciler(intent: .armed, lastCollected: nil, gapThreshold: 60)
         _ = reconciler.reconcile(at: 1000, authorized: true, missing: [])
-        #expect(reconciler.reconcile(at: 1500, authorized: true, missing: ["bluetooth-adapter"])
-            == [.stopRuntime, .report(.requirementsLostWhileRunning(lostAt: 1500, missing: ["bluetooth-adapter"]))])
+        #expect(reconciler.reconcile(at: 1500, authorized: true, missing: [.bluetoothAdapter])
+            == [.stopRuntime, .report(.requirementsLostWhileRunning(lostAt: 1500, missing: [.bluetoothAdapter]))])
         #expect(reconciler.intent == .armed && !reconciler.running)
         // The adapter back after 30 s: under the threshold, no gap.
         reconciler.collected(at: 1500)
