@@ -45,6 +45,28 @@ struct DiskFullTests {
         #expect(try outbox.status().depth >= before, "nothing committed was lost")
     }
 
+    /// Outside a trip, a health report is the only sample written: on a full
+    /// disk it too stops recording as storage lost, rather than vanishing.
+    @Test func aHealthReportOnAFullDiskStopsRecordingAsStorageLost() async throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let store = try GatewayStore(path: work.file("data/waymark.db"))
+        try RecordingStore(database: store.database).setIntent(.armed)
+        let recorder = RecorderService(store: store, configuration: Configuration(), bus: nil, isAuthorized: { true }, samplesCommitted: { _, _ in })
+        await recorder.reconcile(missing: [])
+        #expect(await recorder.running)
+        let pages = try store.database.read { try $0.scalar("PRAGMA page_count")?.integer ?? 0 }
+        try store.database.write { try $0.run("PRAGMA max_page_count = \(pages)") }
+        var reports = 0
+        while await recorder.running, reports < 10_000 {
+            await recorder.recordHealth(seconds: 300)
+            reports += 1
+        }
+        #expect(!(await recorder.running), "recording stopped after \(reports) reports")
+        #expect(try store.lastEvent("requirementsLostWhileRunning")?.detail.contains("storage") == true)
+        #expect(await recorder.healthFacts().storeProblem == "the disk is full")
+    }
+
     /// A 3D fix that moves a little with each step; with every field, about
     /// 200 bytes of JSON.
     static func fix(_ step: Int, everyField: Bool = false) -> Fix {
