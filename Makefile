@@ -129,7 +129,7 @@ bench-vm: deps
 	$(SWIFT) build -c release
 	.build/release/waymark-bench --vm-stack-only
 
-# Remakes Sources/waymark/waymark.order, the functions a recording daemon
+# Remakes Benchmarks/waymark.order, the functions a recording daemon
 # runs, which the release link puts together (see Package.swift): the
 # daemon runs under valgrind's callgrind through the launch bench and the
 # demo's drive (a few minutes). Worth running after large changes; names
@@ -138,7 +138,7 @@ bench-vm: deps
 order-file: deps
 	@command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install valgrind"; exit 1; }
 	$(SWIFT) build -c release
-	.build/release/waymark-bench --order-file Sources/waymark/waymark.order
+	.build/release/waymark-bench --order-file Benchmarks/waymark.order
 	@# SwiftPM does not see the list as an input of the link: relink now.
 	rm -f .build/release/waymark
 	$(SWIFT) build -c release --product waymark

@@ -16,13 +16,13 @@ let strict: [SwiftSetting] = [
 /// - lld, with relative relocations packed (DT_RELR, glibc 2.36): 8 KiB of
 ///   them instead of 1 MiB that the loader reads at every start;
 /// - no exported symbols: nothing loads the executable as a library;
-/// - functions in the order of `Sources/waymark/waymark.order`, the ones a
+/// - functions in the order of `Benchmarks/waymark.order`, the ones a
 ///   recording daemon runs first, so the kernel maps fewer pages of code
 ///   (`make order-file` remakes it; names it lacks are placed as usual).
 let waymarkLinking: [String] = [
     "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
     "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-    "-Xlinker", "--symbol-ordering-file=\(String(#filePath.dropLast("Package.swift".count)))Sources/waymark/waymark.order",
+    "-Xlinker", "--symbol-ordering-file=\(String(#filePath.dropLast("Package.swift".count)))Benchmarks/waymark.order",
     "-Xlinker", "--no-warn-symbol-ordering",
 ]
 
@@ -97,13 +97,13 @@ let package = Package(
             dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "waymark", dependencies: ["CLI"], exclude: ["waymark.order"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
+        .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
         // The bench's floor for D-Bus receiving: minimal C receivers on libdbus and sd-bus.
-        .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"]),
+        .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
             dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
-            swiftSettings: strict
+            path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
         .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),

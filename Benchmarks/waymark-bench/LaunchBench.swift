@@ -72,14 +72,14 @@ struct LaunchBench {
                    note: "resident pages of files (binary and libraries), clean unless relocated")
         if self.binary == nil, let coverage = try Self.orderCoverage(binary) {
             report.add("launch.order_file_found", coverage * 100, unit: "%",
-                       note: "names in Sources/waymark/waymark.order that the binary still has; as it drops, code spreads again: run make order-file")
+                       note: "names in Benchmarks/waymark.order that the binary still has; as it drops, code spreads again: run make order-file")
         }
     }
 
     /// The share of the order file's names among the binary's symbols; nil
     /// without the file (a build from elsewhere).
     static func orderCoverage(_ binary: String) throws -> Double? {
-        guard let order = try? String(contentsOfFile: FileManager.default.currentDirectoryPath + "/Sources/waymark/waymark.order", encoding: .utf8) else {
+        guard let order = try? String(contentsOfFile: FileManager.default.currentDirectoryPath + "/Benchmarks/waymark.order", encoding: .utf8) else {
             return nil
         }
         let listing = Pipe()

@@ -132,7 +132,7 @@ struct ScanBench {
                    note: "\(count) queued PropertiesChanged → Sighting, active mode" + fastNote)
         report.add("scan.dbus_vs_libdbus_floor", runs: ours.map(\.cpu), unit: "sightings/CPU-s",
                    baselineRuns: libdbus.map(\.cpu), baselineName: "libdbus C floor",
-                   note: "the same runs against a minimal C receiver on libdbus (Sources/DBusFloor): what our layers above libdbus cost")
+                   note: "the same runs against a minimal C receiver on libdbus (Benchmarks/DBusFloor): what our layers above libdbus cost")
         report.add("scan.libdbus_floor", runs: libdbus.map(\.cpu), unit: "signals/CPU-s",
                    baselineRuns: fastRuns.map(\.cpu), baselineName: fastName,
                    note: "a minimal C receiver on libdbus: poll, pop each message, read RSSI and ManufacturerData with its iterators" + fastNote)
