@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "Basics"], swiftSettings: strict),
-        .target(name: "Bluetooth", dependencies: ["CBluetooth", "CSystem", "Basics"], swiftSettings: strict),
+        // The kernel's Bluetooth interfaces: the management socket and its events, rfkill, capabilities, addresses.
+        .target(name: "BluetoothKernel", dependencies: ["CBluetooth", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),
@@ -73,7 +74,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Basics", "Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["DBus", "Bluetooth"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBus", "BluetoothKernel"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
         .target(name: "Capture", dependencies: ["CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
@@ -82,7 +83,7 @@ let package = Package(
         // pairings, requirement probes, the session factory, the command line.
         .target(
             name: "Gateway",
-            dependencies: ["Vocabulary", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         // `waymark run`: the composition root and its services.
@@ -94,7 +95,7 @@ let package = Package(
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "DBus", "Storage", "Bluetooth", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
@@ -102,11 +103,11 @@ let package = Package(
         .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "Bluetooth", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
+            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "Bluetooth", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 
@@ -131,7 +132,7 @@ let package = Package(
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
-            name: "BlueZTests", dependencies: ["BlueZ", "Bluetooth", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
+            name: "BlueZTests", dependencies: ["BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
         .testTarget(
             name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "Basics", "PeerHarness"],
@@ -143,7 +144,7 @@ let package = Package(
         .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "Bluetooth", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
             // A store the previous release wrote, read from the checkout by the migration test.
             exclude: ["PreviousRelease"], swiftSettings: strict
         ),

@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 import Foundation
 
 /// Device-found events written through a unix seqpacket socket, which

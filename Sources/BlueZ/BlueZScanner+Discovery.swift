@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 import DBus
 
 extension BlueZScanner {

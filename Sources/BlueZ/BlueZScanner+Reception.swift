@@ -1,4 +1,4 @@
-public import Bluetooth
+public import BluetoothKernel
 public import DBus
 
 extension BlueZScanner {

@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 internal import Dispatch
 import Synchronization
 

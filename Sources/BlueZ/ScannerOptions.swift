@@ -1,4 +1,4 @@
-public import Bluetooth
+public import BluetoothKernel
 
 /// Tunables of `BlueZScanner`. The ones a user sets (`[Bluetooth]` in the
 /// config file) have no defaults here; the gateway's configuration gives them.

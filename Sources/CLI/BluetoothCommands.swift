@@ -1,7 +1,7 @@
 import Advertisements
 import Basics
 import BlueZ
-import Bluetooth
+import BluetoothKernel
 import Cipher
 import DBus
 import FoundationEssentials

@@ -1,6 +1,6 @@
 import Basics
 import BlueZ
-import Bluetooth
+import BluetoothKernel
 import DBus
 import FoundationEssentials
 import Gateway

@@ -1,6 +1,6 @@
 internal import Advertisements
 internal import Basics
-internal import Bluetooth
+internal import BluetoothKernel
 internal import FoundationEssentials
 internal import Gateway
 internal import HTTP

@@ -1,6 +1,6 @@
 import Advertisements
 import BlueZ
-import Bluetooth
+import BluetoothKernel
 import DBus
 import Foundation
 import PeerHarness

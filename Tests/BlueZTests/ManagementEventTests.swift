@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 import Testing
 
 /// The management channel's device-found events and the AD structures in them.

@@ -1,6 +1,6 @@
 import Advertisements
-import Bluetooth
 import BlueZ
+import BluetoothKernel
 import DBus
 import Foundation
 import PeerHarness

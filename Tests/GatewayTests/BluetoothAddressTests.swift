@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 import Testing
 
 struct BluetoothAddressTests {

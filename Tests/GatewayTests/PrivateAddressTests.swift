@@ -1,6 +1,6 @@
 import Advertisements
 import BlueZ
-import Bluetooth
+import BluetoothKernel
 import Cipher
 import Foundation
 @testable import Gateway

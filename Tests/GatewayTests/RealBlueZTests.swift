@@ -1,6 +1,6 @@
 import Advertisements
 import Basics
-import Bluetooth
+import BluetoothKernel
 import Cipher
 import Foundation
 import PeerHarness

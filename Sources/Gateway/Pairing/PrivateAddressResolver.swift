@@ -1,4 +1,4 @@
-import Bluetooth
+import BluetoothKernel
 package import Cipher
 import Synchronization
 

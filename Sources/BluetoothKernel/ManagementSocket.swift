@@ -1,6 +1,6 @@
 internal import CBluetooth
-public import Dispatch
 internal import CSystem
+public import Dispatch
 internal import Glibc
 import Synchronization
 
