@@ -86,16 +86,30 @@ let package = Package(
             dependencies: ["Vocabulary", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
+        // What carries out the recording core's actions, for the daemon and
+        // replay alike: the stamper and the one commit path, the capture tap,
+        // the radio's health meter.
+        .target(
+            name: "Recorder",
+            dependencies: ["Vocabulary", "Gateway", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
+            swiftSettings: strict
+        ),
+        // `waymark replay`: the recording core driven from a capture on a virtual clock.
+        .target(
+            name: "Replay",
+            dependencies: ["Vocabulary", "Recorder", "Gateway", "Capture", "Location", "Storage", "Upload", "Recording", "Telemetry", "Basics"],
+            swiftSettings: strict
+        ),
         // `waymark run`: the composition root and its services.
         .target(
             name: "Daemon",
-            dependencies: ["Vocabulary", "Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Recorder", "Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),

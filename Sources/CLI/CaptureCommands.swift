@@ -7,6 +7,8 @@ import Gateway
 internal import Glibc
 import Location
 import Logging
+import Recorder
+import Replay
 import Session
 import Telemetry
 

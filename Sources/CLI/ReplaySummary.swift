@@ -1,8 +1,9 @@
 import Basics
-import FoundationEssentials
 import Capture
 import Daemon
+import FoundationEssentials
 import Gateway
+import Replay
 import Telemetry
 
 /// What `waymark replay` prints.

@@ -5,6 +5,7 @@ internal import Glibc
 import Lifecycle
 import Logging
 import MQTT
+import Recorder
 import Recording
 import Session
 import Storage

@@ -2,6 +2,7 @@ import Capture
 import Gateway
 import Lifecycle
 import Location
+import Recorder
 
 /// The location reader, watched all the time: its state is a requirement
 /// (each change wakes the controller), its fixes feed the recorder, which

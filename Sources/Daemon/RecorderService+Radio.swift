@@ -2,6 +2,7 @@ import BlueZ
 import Capture
 import Gateway
 import Logging
+import Recorder
 import Recording
 import Telemetry
 

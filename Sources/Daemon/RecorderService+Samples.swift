@@ -3,6 +3,7 @@ import Capture
 import DBus
 import Gateway
 import Logging
+import Recorder
 import Recording
 import Storage
 import Telemetry

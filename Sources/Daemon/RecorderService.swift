@@ -8,6 +8,7 @@ import Lifecycle
 import Location
 import Logging
 import MQTT
+import Recorder
 import Recording
 import Session
 import Storage

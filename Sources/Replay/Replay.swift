@@ -5,6 +5,7 @@ import FoundationEssentials
 package import Gateway
 import Location
 import Logging
+import Recorder
 import Recording
 import Storage
 import Telemetry

@@ -1,3 +1,4 @@
+import Recorder
 import Recording
 import Telemetry
 

@@ -1,18 +1,18 @@
-import Basics
-import Gateway
-import Logging
-import Recording
-import Telemetry
-import Upload
+package import Basics
+package import Gateway
+package import Logging
+package import Recording
+package import Telemetry
+package import Upload
 
 /// Gives recorded samples, timed on the boot clock, their wall-clock time
 /// and its source. The first stamp from a trusted source re-stamps this
 /// boot's unsynced samples still queued, and its trips' times with them.
-struct SampleStamper {
-    let clock: any SystemClock
-    let outbox: Outbox
+package struct SampleStamper {
+    package let clock: any SystemClock
+    package let outbox: Outbox
     /// Trips and their timelines, re-stamped with the samples.
-    let recordings: RecordingStore
+    package let recordings: RecordingStore
     private var timeBase = TimeBase()
     /// The time source of the last samples stamped, to re-stamp once it becomes trusted.
     private var lastSource: TimeSource?
@@ -20,26 +20,26 @@ struct SampleStamper {
     /// later samples goes.
     private var tripFloor: (trip: String, boot: Double, time: Double, source: TimeSource)?
 
-    init(clock: any SystemClock, outbox: Outbox, recordings: RecordingStore) {
+    package init(clock: any SystemClock, outbox: Outbox, recordings: RecordingStore) {
         self.clock = clock
         self.outbox = outbox
         self.recordings = recordings
     }
 
     /// The receiver's time, which dates samples while the system clock is unsynced.
-    mutating func gnss(time: Double, atBoot boot: Double) { timeBase.gnss(time: time, atBoot: boot) }
+    package mutating func gnss(time: Double, atBoot boot: Double) { timeBase.gnss(time: time, atBoot: boot) }
 
     /// The wall time of a boot-clock time, and how far to trust it.
-    func stamp(_ boot: Double) -> (time: Double, source: TimeSource, reading: ClockReading) {
+    package func stamp(_ boot: Double) -> (time: Double, source: TimeSource, reading: ClockReading) {
         let reading = clock.read()
         let (time, source) = timeBase.wall(at: boot, reading)
         return (time, source, reading)
     }
 
-    func wall(_ boot: Double) -> Double { stamp(boot).time }
+    package func wall(_ boot: Double) -> Double { stamp(boot).time }
 
     /// A recorded sample as queued.
-    mutating func sample(_ recorded: RecordedSample) -> Sample {
+    package mutating func sample(_ recorded: RecordedSample) -> Sample {
         let stamped = stamp(recorded.time)
         if stamped.source != .unsynced, lastSource != stamped.source {
             let offset = stamped.time - recorded.time

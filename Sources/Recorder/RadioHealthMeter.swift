@@ -1,13 +1,13 @@
 import BlueZ
-import Gateway
+package import Gateway
 import Synchronization
-import Telemetry
+package import Telemetry
 
 /// Counts what the radio does between two health reports: adverts per
 /// adapter and scan mode, restarts, recovery steps, and the strongest
 /// signal of each paired device. Updated from the scanner's queue for
 /// every advert, so that is a lock and one addition, no more.
-final class RadioHealthMeter: Sendable {
+package final class RadioHealthMeter: Sendable {
     /// One adapter in one scan mode.
     private struct Reception: Hashable {
         var adapter: String
@@ -53,9 +53,11 @@ final class RadioHealthMeter: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Adverts from now on are counted under `adapter` (an object path or
     /// `hci0`); nil when scanning stopped.
-    func follow(adapter: String?) {
+    package func follow(adapter: String?) {
         state.withLock { state in
             state.adapter = adapter.map(BlueZScanner<ContinuousClock>.name(of:))
             state.settle()
@@ -63,28 +65,28 @@ final class RadioHealthMeter: Sendable {
     }
 
     /// The scan mode, chosen or changed.
-    func follow(mode: String) {
+    package func follow(mode: String) {
         state.withLock { state in
             state.mode = mode
             state.settle()
         }
     }
 
-    func advert() { state.withLock { $0.current?.count += 1 } }
+    package func advert() { state.withLock { $0.current?.count += 1 } }
 
     /// The watchdog's last recovery step, if no advert came after it.
-    var stepSinceAdvert: String? { state.withLock { $0.stepSinceAdvert } }
+    package var stepSinceAdvert: String? { state.withLock { $0.stepSinceAdvert } }
 
     /// The adapter scanning now (`hci0`), if any.
-    var adapter: String? { state.withLock { $0.adapter } }
+    package var adapter: String? { state.withLock { $0.adapter } }
 
-    func seen(_ identity: String, rssi: Int?) {
+    package func seen(_ identity: String, rssi: Int?) {
         state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
     }
 
-    func restarted() { state.withLock { $0.restarts += 1 } }
+    package func restarted() { state.withLock { $0.restarts += 1 } }
 
-    func stepped(_ step: String) {
+    package func stepped(_ step: String) {
         state.withLock { state in
             state.steps.append(step)
             state.lastStep = (step, state.current?.count ?? 0)
@@ -93,7 +95,7 @@ final class RadioHealthMeter: Sendable {
 
     /// The report for the `seconds` since the last one; with `reset`, it
     /// starts the next (without, it is the interval so far).
-    func report(seconds: Double, pairings: [Pairing], reset: Bool = true) -> RadioHealth {
+    package func report(seconds: Double, pairings: [Pairing], reset: Bool = true) -> RadioHealth {
         // A replayed capture says how long the interval was: a day at most, never NaN.
         let seconds = seconds.isFinite ? min(max(seconds, 0), 86_400) : 0
         let taken = state.withLock { state in

@@ -1,19 +1,19 @@
-import Basics
-import Gateway
-import Recording
-import Storage
-import Telemetry
-import Upload
+package import Basics
+package import Gateway
+package import Recording
+package import Storage
+package import Telemetry
+package import Upload
 
-/// Committing what the trip recorder decided: the daemon and replay share it.
+/// Committing what the recording core decided: the daemon and replay share it.
 extension SampleStamper {
     /// A trip that started or ended among recorded samples, with its wall-clock time.
-    struct TripChange {
-        var id: String
-        var action: TripDetector.Action
-        var at: Double
+    package struct TripChange {
+        package var id: String
+        package var action: TripDetector.Action
+        package var at: Double
 
-        var verb: String {
+        package var verb: String {
             switch action {
             case .started: "started"
             case .resumed: "resumed"
@@ -22,7 +22,7 @@ extension SampleStamper {
         }
 
         /// The event the store records for a start or an end; nil for a resumption.
-        var event: (kind: String, detail: [String: String])? {
+        package var event: (kind: String, detail: [String: String])? {
             let detail = ["trip_id": id, "at": CivilTime.iso8601(at)]
             switch action {
             case .started: return ("tripStarted", detail)
@@ -34,13 +34,13 @@ extension SampleStamper {
 
     /// Stamps `recorded` in order: each trip's start, samples and end take
     /// their times in one pass, so none of them goes back.
-    mutating func stamp(_ recorded: [RecordedSample]) -> [Sample] {
+    package mutating func stamp(_ recorded: [RecordedSample]) -> [Sample] {
         recorded.map { sample($0) }
     }
 
     /// Stores the trips that start and end among `recorded`, at the times
     /// their samples were `stamped` with.
-    func recordTrips(_ recorded: [RecordedSample], stamped: [Sample], in recordings: RecordingStore) -> [TripChange] {
+    package func recordTrips(_ recorded: [RecordedSample], stamped: [Sample], in recordings: RecordingStore) -> [TripChange] {
         zip(recorded, stamped).compactMap { sample, stamped in
             guard let action = sample.tripAction, let id = sample.tripID else { return nil }
             let at = stamped.time
@@ -57,7 +57,7 @@ extension SampleStamper {
     /// Appends stamped `samples` to the outbox, with their positions and
     /// readings to their trips' timelines, in one transaction. A timeline
     /// that cannot be written costs the report, never the samples.
-    func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws {
+    package func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws {
         try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
     }
 }

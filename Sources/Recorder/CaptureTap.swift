@@ -1,6 +1,6 @@
 package import Basics
-package import Capture
 package import BlueZ
+package import Capture
 import FoundationEssentials
 package import Gateway
 import Logging
@@ -10,7 +10,7 @@ import Storage
 /// record is stamped with both clocks as it is written.
 package struct CaptureTap: Sendable {
     package let writer: CaptureWriter
-    let clock: any SystemClock
+    package let clock: any SystemClock
 
     package init(writer: CaptureWriter, clock: any SystemClock) {
         (self.writer, self.clock) = (writer, clock)
@@ -39,7 +39,7 @@ package struct CaptureTap: Sendable {
 
     /// The config text without the lines naming secret files: they mean
     /// nothing on the machine that replays, and a capture is shared.
-    static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
             let key = line.split(separator: "=", maxSplits: 1).first.map { String($0).trimmingWhitespace() } ?? ""
             return !["SecretFile", "PasswordFile", "KeyFile"].contains { key.hasSuffix($0) }

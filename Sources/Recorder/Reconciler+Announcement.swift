@@ -1,10 +1,11 @@
 import Basics
-import Recording
+package import Recording
+import Vocabulary
 
 extension Reconciler.Event {
     /// The event's kind and detail as stored, signalled and uploaded; `wall`
     /// dates a boot-clock time.
-    func announcement(wall: (Double) -> Double) -> (kind: String, detail: [String: String]) {
+    package func announcement(wall: (Double) -> Double) -> (kind: String, detail: [String: String]) {
         switch self {
         case .requirementsMissing(let missing):
             ("requirementsMissing", ["missing": missing.map(\.rawValue).joined(separator: " ")])
@@ -17,5 +18,5 @@ extension Reconciler.Event {
 
     /// The kinds the recording core reports itself: replay makes them again
     /// rather than copying a capture's.
-    static let kinds: Set<String> = ["requirementsMissing", "requirementsLostWhileRunning", "telemetryGapDetected"]
+    package static let kinds: Set<String> = ["requirementsMissing", "requirementsLostWhileRunning", "telemetryGapDetected"]
 }
