@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "Upload", "Telemetry", "Advertisements", "Basics", "Logging"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
-        .target(name: "Advertisements", dependencies: ["Basics", "Cipher"], swiftSettings: strict),
+        .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
         .target(name: "BlueZ", dependencies: ["DBus", "BluetoothKernel"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
@@ -133,6 +133,7 @@ let package = Package(
         // need), with the peers re-exported. No shipped executable links it.
         .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),
 
+        .testTarget(name: "VocabularyTests", dependencies: ["Vocabulary"], swiftSettings: strict),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"], swiftSettings: strict),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
@@ -146,10 +147,10 @@ let package = Package(
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
-            name: "BlueZTests", dependencies: ["BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
+            name: "BlueZTests", dependencies: ["Vocabulary", "BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
         ),
         .testTarget(
-            name: "AdvertisementsTests", dependencies: ["Advertisements", "Cipher", "Basics", "PeerHarness"],
+            name: "AdvertisementsTests", dependencies: ["Vocabulary", "Advertisements", "Cipher", "Basics", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The JSON form of a decoded advertisement, used by `waymark decode` and
 /// `waymark scan --json`: `{"format": "...", ...fields}`. Field names carry
 /// their unit (`_dbm`, `_c`, `_pct`, `_pa`, `_v`, `_mv`, `_s`, `_g`).
@@ -9,7 +11,7 @@ extension Advertisement: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var keyed = encoder.container(keyedBy: Keys.self)
         try keyed.encode(format, forKey: .format)
-        try keyed.encodeIfPresent(identity, forKey: .identity)
+        try keyed.encodeIfPresent(identity?.description, forKey: .identity)
         switch self {
         case .iBeacon(let v): try v.encode(to: encoder)
         case .altBeacon(let v): try v.encode(to: encoder)

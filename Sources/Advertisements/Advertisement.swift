@@ -1,3 +1,5 @@
+public import Vocabulary
+
 /// One decoded advertising payload. Formats not recognised come back as
 /// `.unknown` with their bytes, never as an error.
 public enum Advertisement: Sendable, Hashable {
@@ -37,13 +39,13 @@ public enum Advertisement: Sendable, Hashable {
     /// rotating) Bluetooth address: `ibeacon:UUID:MAJOR:MINOR`,
     /// `eddystone:NAMESPACE:INSTANCE`, `altbeacon:UUID:MAJOR:MINOR`, or the
     /// device's own MAC from the payload for Ruuvi and BTHome.
-    public var identity: String? {
+    public var identity: DeviceIdentity? {
         switch self {
-        case .iBeacon(let b): "ibeacon:\(b.uuid):\(b.major):\(b.minor)"
-        case .altBeacon(let b): "altbeacon:\(b.uuid):\(b.major):\(b.minor)"
-        case .eddystoneUID(let b): "eddystone:\(b.namespace):\(b.instance)"
-        case .ruuvi(let r): r.mac.map { "ruuvi:\($0)" }
-        case .btHome(let p): p.mac.map { "bthome:\($0)" }
+        case .iBeacon(let b): .iBeacon(uuid: b.uuid, major: b.major, minor: b.minor)
+        case .altBeacon(let b): .altBeacon(uuid: b.uuid, major: b.major, minor: b.minor)
+        case .eddystoneUID(let b): .eddystone(namespace: b.namespace, instance: b.instance)
+        case .ruuvi(let r): r.mac.map { .ruuvi(mac: $0) }
+        case .btHome(let p): p.mac.map { .btHome(mac: $0) }
         case .eddystoneURL, .eddystoneTLM, .eddystoneEID, .unknown: nil
         }
     }

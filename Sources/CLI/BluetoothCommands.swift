@@ -8,6 +8,7 @@ import FoundationEssentials
 import Gateway
 internal import Glibc
 import Logging
+import Vocabulary
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.
 enum BluetoothCommands {
@@ -139,7 +140,7 @@ enum BluetoothCommands {
         if json {
             print(String(decoding: (try? scanEncoder.encode(decoded)) ?? Data(), as: UTF8.self))
         } else {
-            print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity ?? "-", decoded.summary,
+            print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity?.description ?? "-", decoded.summary,
                    decoded.pairing.map { "paired: \($0.label)" } ?? "-"]
                 .joined(separator: "\t"))
         }
@@ -170,7 +171,7 @@ enum BluetoothCommands {
         case .success(let key): bindkey = key
         case .failure(let code): return code
         }
-        var identity: String?
+        var identity: DeviceIdentity?
         switch KeyInput.irk.read(invocation, for: "pair") {
         case .success(let key?):
             guard bindkey == nil, let irk = IdentityResolvingKey(key) else {
@@ -178,7 +179,7 @@ enum BluetoothCommands {
                 return .usage
             }
             // The key is kept in the pairing's key column and never printed.
-            (identity, bindkey) = ("irk:\(irk.fingerprint)", key)
+            (identity, bindkey) = (.irk(fingerprint: irk.fingerprint), key)
         case .success(nil): break
         case .failure(let code): return code
         }
@@ -193,7 +194,7 @@ enum BluetoothCommands {
                 Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR")
                 return .usage
             }
-            identity = "ibeacon:\(parts[0].lowercased()):\(major):\(minor)"
+            identity = .iBeacon(uuid: parts[0].lowercased(), major: major, minor: minor)
         } else if let text = invocation.values["--eddystone"] {
             let parts = text.split(separator: ":")
             guard parts.count == 2, parts[0].count == 20, parts[1].count == 12,
@@ -201,13 +202,13 @@ enum BluetoothCommands {
                 Log.error("pair: --eddystone must be NAMESPACE:INSTANCE (20 and 12 hex digits)")
                 return .usage
             }
-            identity = "eddystone:\(parts[0].uppercased()):\(parts[1].uppercased())"
+            identity = .eddystone(namespace: parts[0].uppercased(), instance: parts[1].uppercased())
         } else if let text = invocation.values["--address"] {
             guard let address = BluetoothAddress(text) else {
                 Log.error("pair: --address must be AA:BB:CC:DD:EE:FF")
                 return .usage
             }
-            identity = "address:\(address)"
+            identity = .address(address.description)
         } else {
             guard let within = seconds(invocation.values["--within"], default: .seconds(10)) else { return .usage }
             identity = await chooseByScanning(configuration, within: within ?? .seconds(10), strongest: invocation.flag("--strongest"))
@@ -222,7 +223,7 @@ enum BluetoothCommands {
         }
         do {
             let pairing = try PairingStore(database: store.database).pair(
-                identity: identity, role: role, label: invocation.values["--label"] ?? identity, bindkey: bindkey.map(KeyInput.hex))
+                identity: identity, role: role, label: invocation.values["--label"] ?? identity.description, bindkey: bindkey.map(KeyInput.hex))
             print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
             return .ok
         } catch {
@@ -232,13 +233,13 @@ enum BluetoothCommands {
     }
 
     /// Scans for `within`; returns the strongest identity, or lets the user pick.
-    private static func chooseByScanning(_ configuration: Configuration, within: Duration, strongest: Bool) async -> String? {
+    private static func chooseByScanning(_ configuration: Configuration, within: Duration, strongest: Bool) async -> DeviceIdentity? {
         let session: ScanSession
         do { session = try await ScanSession.start(configuration) } catch {
             Log.error("\(error)")
             return nil
         }
-        var best: [String: DecodedSighting] = [:]
+        var best: [DeviceIdentity: DecodedSighting] = [:]
         for await sighting in session.sightings(for: within) {
             let decoded = DecodedSighting(sighting)
             guard let identity = decoded.identity else { continue }
@@ -265,7 +266,7 @@ enum BluetoothCommands {
     /// Devices bonded to BlueZ, which resolves their private addresses and
     /// reports them under their identity address: `address` if it is one of
     /// them, else the user's pick.
-    private static func chooseBonded(_ configuration: Configuration, address: String?) async -> String? {
+    private static func chooseBonded(_ configuration: Configuration, address: String?) async -> DeviceIdentity? {
         let bus: DBusConnection
         do { bus = try await DBusConnection.system() } catch {
             Log.error("pair: no system bus (\(error))")
@@ -278,7 +279,7 @@ enum BluetoothCommands {
                 Log.error("pair: \(address) is not bonded to BlueZ; bond it first (bluetoothctl pair), or see waymark pair --bonded")
                 return nil
             }
-            return "address:\(device.address)"
+            return .address(device.address)
         }
         guard !bonded.isEmpty else {
             Log.error("pair: no device is bonded to BlueZ; bond the phone or tag first (bluetoothctl pair)")
@@ -292,7 +293,7 @@ enum BluetoothCommands {
             Log.error("pair: no valid choice")
             return nil
         }
-        return "address:\(bonded[choice - 1].address)"
+        return .address(bonded[choice - 1].address)
     }
 
     // MARK: beacons, unpair

@@ -11,6 +11,7 @@ import Recorder
 import Replay
 import Session
 import Telemetry
+import Vocabulary
 
 /// `waymark record` writes a capture; `waymark replay` drives the pipeline from one.
 enum CaptureCommands {
@@ -79,7 +80,7 @@ enum CaptureCommands {
             } catch {
                 Log.warning("replay: the capture's header has no readable pairings (\(error)); nothing will be matched unless \(invocation.dataDirectory) has pairings")
             }
-            if pairings.contains(where: { $0.identity.hasPrefix("bthome:") || $0.isIRK }) {
+            if pairings.contains(where: { $0.identity.advertiserAddress != nil || $0.isIRK }) {
                 Log.notice("replay: pairings from the capture have no bindkeys or IRKs; pair them in \(invocation.dataDirectory) to decrypt and resolve")
             }
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Gateway
+import Vocabulary
 
 /// The live table `waymark scan` redraws on a terminal: one row per device
 /// (by identity when it has one, else by address), strongest first.
@@ -9,7 +10,7 @@ struct ScanTable {
     let capacity = 200
 
     mutating func add(_ sighting: DecodedSighting) {
-        rows[sighting.identity ?? sighting.address] = sighting
+        rows[sighting.identity?.description ?? sighting.address] = sighting
         if rows.count > capacity, let oldest = rows.min(by: { $0.value.time < $1.value.time })?.key { rows[oldest] = nil }
     }
 
@@ -18,7 +19,7 @@ struct ScanTable {
         let sorted = rows.values.sorted { ($0.rssi ?? -999, $0.address) > ($1.rssi ?? -999, $1.address) }
         for row in sorted {
             let age = max(0, Int(now.timeIntervalSince(row.time)))
-            let detail = [row.pairing.map { "PAIRED \($0.label):" }, row.identity, row.summary.isEmpty ? nil : row.summary].compactMap { $0 }
+            let detail = [row.pairing.map { "PAIRED \($0.label):" }, row.identity?.description, row.summary.isEmpty ? nil : row.summary].compactMap { $0 }
                 .joined(separator: "  ")
             let line = pad(row.address, 18) + pad(row.format, 15) + pad(row.rssi.map(String.init) ?? "-", 6) + pad("\(age)s", 6) + detail
             lines.append(String(line.prefix(width)))

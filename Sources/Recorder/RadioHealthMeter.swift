@@ -2,6 +2,7 @@ import BlueZ
 package import Gateway
 import Synchronization
 package import Telemetry
+package import Vocabulary
 
 /// Counts what the radio does between two health reports: adverts per
 /// adapter and scan mode, restarts, recovery steps, and the strongest
@@ -26,7 +27,7 @@ package final class RadioHealthMeter: Sendable {
         var restarts = 0
         var steps: [String] = []
         /// Identity → strongest RSSI (nil when seen without one).
-        var seen: [String: Int?] = [:]
+        var seen: [DeviceIdentity: Int?] = [:]
         /// The watchdog's last step, and `current`'s count when it was
         /// taken: the same count now means no advert came since.
         var lastStep: (name: String, count: Int)?
@@ -80,7 +81,7 @@ package final class RadioHealthMeter: Sendable {
     /// The adapter scanning now (`hci0`), if any.
     package var adapter: String? { state.withLock { $0.adapter } }
 
-    package func seen(_ identity: String, rssi: Int?) {
+    package func seen(_ identity: DeviceIdentity, rssi: Int?) {
         state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
     }
 
@@ -118,7 +119,7 @@ package final class RadioHealthMeter: Sendable {
             discoveryRestarts: taken.restarts, ladderSteps: taken.steps,
             paired: pairings.map { pairing in
                 let seen = taken.seen[pairing.identity]
-                return RadioHealth.Paired(identity: pairing.identity, role: pairing.role.rawValue, seen: seen != nil, strongestRSSI: seen ?? nil)
+                return RadioHealth.Paired(identity: pairing.identity.description, role: pairing.role.rawValue, seen: seen != nil, strongestRSSI: seen ?? nil)
             })
     }
 }

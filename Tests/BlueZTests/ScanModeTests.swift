@@ -5,6 +5,7 @@ import DBus
 import Foundation
 import PeerHarness
 import Testing
+import Vocabulary
 
 /// Scan modes against python-dbusmock's BlueZ: discovery cycling on the
 /// injected clock, and the management channel replayed through a socketpair.
@@ -73,7 +74,7 @@ struct ScanModeTests {
         send(0x00AA_0100_0000)
         let first = try await sightings.next(within: .seconds(20), "a sighting from the management channel")
         #expect(first.address == "00:AA:01:00:00:00" && first.rssi == -70 && first.addressType == "public")
-        #expect(AdvertisementDecoder.decode(companyID: 0x004C, first.manufacturerData[0x004C] ?? []).identity
+        #expect(AdvertisementDecoder.decode(companyID: 0x004C, first.manufacturerData[0x004C] ?? []).identity?.description
             == "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0")
 
         // Another controller's advert, a malformed event, and a D-Bus device

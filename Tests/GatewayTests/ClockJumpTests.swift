@@ -1,14 +1,15 @@
 import Basics
-import Foundation
-import Location
 @testable import Daemon
+import Foundation
 @testable import Gateway
+import Location
 import PeerHarness
 import Recording
 import Storage
 import Telemetry
 import Testing
 import Upload
+import Vocabulary
 
 /// A Pi has no RTC: it boots in 1970 or at the last saved time, and NTP or
 /// GPS then moves the wall clock by years. Trips, presence and gaps are
@@ -27,7 +28,7 @@ struct ClockJumpTests {
             work = try TemporaryDirectory()
             store = try GatewayStore(path: work.file("data/waymark.db"))
             try RecordingStore(database: store.database).setIntent(.armed)
-            _ = try PairingStore(database: store.database).pair(identity: "ibeacon:car", role: .vehicle, label: "car", bindkey: nil)
+            _ = try PairingStore(database: store.database).pair(identity: .iBeacon(uuid: "e2c56db5-dffb-48d2-b060-d0f5a71096e0", major: 1, minor: 1), role: .vehicle, label: "car", bindkey: nil)
             clock = TestSystemClock(wall: wall)
             configuration.recording.beaconLostTimeout = .seconds(30)
             configuration.recording.reopenWindow = .seconds(10)

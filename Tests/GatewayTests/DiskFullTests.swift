@@ -1,5 +1,5 @@
-import Foundation
 @testable import Daemon
+import Foundation
 @testable import Gateway
 import PeerHarness
 import Recording
@@ -7,6 +7,7 @@ import Storage
 import Telemetry
 import Testing
 import Upload
+import Vocabulary
 
 /// A full disk, made with SQLite's own page limit on the store: recording
 /// stops with storage lost while running, the intent stays armed, and what
@@ -17,7 +18,7 @@ struct DiskFullTests {
         defer { work.remove() }
         let store = try GatewayStore(path: work.file("data/waymark.db"))
         try RecordingStore(database: store.database).setIntent(.armed)
-        _ = try PairingStore(database: store.database).pair(identity: "ibeacon:car", role: .vehicle, label: "car", bindkey: nil)
+        _ = try PairingStore(database: store.database).pair(identity: .iBeacon(uuid: "e2c56db5-dffb-48d2-b060-d0f5a71096e0", major: 1, minor: 1), role: .vehicle, label: "car", bindkey: nil)
         var configuration = Configuration()
         configuration.recording.fixInterval = .zero
         let recorder = RecorderService(store: store, configuration: configuration, bus: nil, isAuthorized: { true },

@@ -6,6 +6,7 @@ import Foundation
 @testable import Gateway
 import Recording
 import Testing
+import Vocabulary
 
 /// Resolvable private addresses: the Core specification's `ah()` and the
 /// resolver that turns a device's changing addresses into its pairing.
@@ -32,7 +33,7 @@ struct PrivateAddressTests {
 
     static func pairing(_ id: Int64, key: String, role: Pairing.Role = .vehicle) -> Pairing {
         let irk = IdentityResolvingKey(Advertisement.parseHex(key)!)!
-        return Pairing(id: id, identity: "irk:\(irk.fingerprint)", role: role, label: "phone \(id)", bindkey: key)
+        return Pairing(id: id, identity: .irk(fingerprint: irk.fingerprint), role: role, label: "phone \(id)", bindkey: key)
     }
 
     @Test func everyGeneratedAddressResolvesToItsOwnKeyAndNoOther() {

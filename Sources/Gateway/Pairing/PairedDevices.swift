@@ -1,11 +1,12 @@
 package import Advertisements
 package import BlueZ
 package import Recording
+package import Vocabulary
 
 /// The paired devices as the recorder matches sightings against them. The
 /// one place where an advert is decoded with its pairing's bindkey.
 package struct PairedDevices: Sendable {
-    package let byIdentity: [String: Pairing]
+    package let byIdentity: [DeviceIdentity: Pairing]
     /// BTHome encryption keys by advertiser address (upper case): an address
     /// pairing's own, or a `bthome:MAC` pairing's, whose MAC is the address.
     package let bindkeys: [String: [UInt8]]
@@ -16,9 +17,7 @@ package struct PairedDevices: Sendable {
         byIdentity = Dictionary(pairings.map { ($0.identity, $0) }) { $1 }
         bindkeys = pairings.reduce(into: [:]) { keys, pairing in
             guard let key = pairing.bindkey.flatMap(Advertisement.parseHex) else { return }
-            for prefix in ["address:", "bthome:"] where pairing.identity.hasPrefix(prefix) {
-                keys[pairing.identity.dropFirst(prefix.count).uppercased()] = key
-            }
+            if let address = pairing.identity.advertiserAddress { keys[address] = key }
         }
         resolver = PrivateAddressResolver(pairings.compactMap { pairing in pairing.irk.map { (pairing.identity, $0) } })
     }
@@ -43,7 +42,7 @@ package struct PairedDevices: Sendable {
     /// The pairing a sighting comes from, by an advert's identity, its
     /// address, or its private address resolved by an IRK; nil for strangers.
     package func pairing(of sighting: Sighting, adverts: [Advertisement]) -> Pairing? {
-        var identities = adverts.compactMap(\.identity) + ["address:" + sighting.address.uppercased()]
+        var identities = adverts.compactMap(\.identity) + [.address(sighting.address.uppercased())]
         if sighting.addressType != "public", let resolved = resolver.identity(of: sighting.address.uppercased()) { identities.append(resolved) }
         return identities.lazy.compactMap({ byIdentity[$0] }).first
     }

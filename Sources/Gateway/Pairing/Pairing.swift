@@ -1,6 +1,7 @@
 import Advertisements
 public import BlueZ
 public import Cipher
+public import Vocabulary
 
 /// A beacon or sensor tag the user paired, by identity rather than by
 /// Bluetooth address, since phones and many tags rotate their addresses.
@@ -13,10 +14,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     }
 
     public var id: Int64
-    /// `ibeacon:UUID:MAJOR:MINOR`, `eddystone:NAMESPACE:INSTANCE`,
-    /// `altbeacon:…`, `ruuvi:MAC`, `bthome:MAC`, `address:AA:BB:CC:DD:EE:FF`
-    /// or `irk:FINGERPRINT` (a device with private addresses, by its IRK).
-    public var identity: String
+    public var identity: DeviceIdentity
     public var role: Role
     public var label: String
     /// The pairing's key (hex), never printed: a BTHome encryption key, or
@@ -26,7 +24,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey", hasIRK = "has_irk" }
 
     /// Whether this pairing is by Identity Resolving Key (its key column holds the IRK).
-    public var isIRK: Bool { identity.hasPrefix("irk:") }
+    public var isIRK: Bool { identity.isIRK }
 
     /// The Identity Resolving Key of an `irk:` pairing.
     public var irk: IdentityResolvingKey? {
@@ -44,7 +42,7 @@ public struct Pairing: Sendable, Equatable, Codable {
         if isIRK { try container.encode(bindkey != nil, forKey: .hasIRK) }
     }
 
-    public init(id: Int64, identity: String, role: Role, label: String, bindkey: String?) {
+    public init(id: Int64, identity: DeviceIdentity, role: Role, label: String, bindkey: String?) {
         self.id = id
         self.identity = identity
         self.role = role
@@ -55,7 +53,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int64.self, forKey: .id)
-        identity = try container.decode(String.self, forKey: .identity)
+        identity = try container.decode(DeviceIdentity.self, forKey: .identity)
         role = try container.decode(Role.self, forKey: .role)
         label = try container.decode(String.self, forKey: .label)
         bindkey = nil
@@ -64,12 +62,12 @@ public struct Pairing: Sendable, Equatable, Codable {
     /// Whether `sighting` comes from this paired device: by identity decoded
     /// from its adverts, or by address for an address pairing.
     public func matches(_ sighting: Sighting) -> Bool {
-        if identity.hasPrefix("address:") { return identity.dropFirst("address:".count).uppercased() == sighting.address.uppercased() }
+        if case .address(let address) = identity { return address == sighting.address.uppercased() }
         return Self.identities(of: sighting).contains(identity)
     }
 
     /// The identities a sighting's adverts carry.
-    public static func identities(of sighting: Sighting) -> [String] {
+    public static func identities(of sighting: Sighting) -> [DeviceIdentity] {
         sighting.manufacturerData.compactMap { AdvertisementDecoder.decode(companyID: $0.key, $0.value).identity }
             + sighting.serviceData.compactMap { AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value).identity }
     }

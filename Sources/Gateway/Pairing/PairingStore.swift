@@ -1,5 +1,7 @@
 import FoundationEssentials
+import Logging
 package import Storage
+package import Vocabulary
 
 /// Pairings kept in the gateway's store.
 package struct PairingStore {
@@ -18,24 +20,30 @@ package struct PairingStore {
 
     package func all() throws -> [Pairing] {
         try database.read { connection in
-            try connection.rows("SELECT id, identity, role, label, bindkey FROM pairing ORDER BY id") { row in
-                Pairing(id: row.integer(0), identity: row.text(1) ?? "", role: Pairing.Role(rawValue: row.text(2) ?? "") ?? .sensor,
-                        label: row.text(3) ?? "", bindkey: row.text(4))
-            }
+            try connection.rows("SELECT id, identity, role, label, bindkey FROM pairing ORDER BY id") { row -> Pairing? in
+                let text = row.text(1) ?? ""
+                guard let identity = DeviceIdentity(text) else {
+                    Log.warning("pairing #\(row.integer(0)): \(text.debugDescription) is not a device identity; left out (waymark unpair \(row.integer(0)) removes it)")
+                    return nil
+                }
+                return Pairing(id: row.integer(0), identity: identity, role: Pairing.Role(rawValue: row.text(2) ?? "") ?? .sensor,
+                               label: row.text(3) ?? "", bindkey: row.text(4))
+            }.compactMap { $0 }
         }
     }
 
     /// Adds (or updates, for a known identity) a pairing. There is one vehicle
     /// beacon: pairing a new one replaces the old.
     @discardableResult
-    package func pair(identity: String, role: Pairing.Role, label: String, bindkey: String?) throws -> Pairing {
+    package func pair(identity: DeviceIdentity, role: Pairing.Role, label: String, bindkey: String?) throws -> Pairing {
         try database.write { connection in
-            if role == .vehicle { try connection.run("DELETE FROM pairing WHERE role = 'vehicle' AND identity != ?", [.text(identity)]) }
+            let text = SQLValue.text(identity.description)
+            if role == .vehicle { try connection.run("DELETE FROM pairing WHERE role = 'vehicle' AND identity != ?", [text]) }
             try connection.run("""
                 INSERT INTO pairing (identity, role, label, bindkey, created) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (identity) DO UPDATE SET role = excluded.role, label = excluded.label, bindkey = excluded.bindkey
-                """, [.text(identity), .text(role.rawValue), .text(label), bindkey.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSince1970)])
-            let id = try connection.scalar("SELECT id FROM pairing WHERE identity = ?", [.text(identity)])?.integer ?? 0
+                """, [text, .text(role.rawValue), .text(label), bindkey.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSince1970)])
+            let id = try connection.scalar("SELECT id FROM pairing WHERE identity = ?", [text])?.integer ?? 0
             return Pairing(id: id, identity: identity, role: role, label: label, bindkey: bindkey)
         }
     }

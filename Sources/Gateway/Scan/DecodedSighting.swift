@@ -1,6 +1,7 @@
 package import Advertisements
 package import BlueZ
 package import FoundationEssentials
+package import Vocabulary
 
 /// A sighting with its adverts decoded, as `scan` and `pair` show it.
 package struct DecodedSighting: Encodable {
@@ -14,7 +15,7 @@ package struct DecodedSighting: Encodable {
     package var pairing: Mark?
 
     package struct Mark: Encodable, Equatable {
-        package var identity: String
+        package var identity: DeviceIdentity
         package var label: String
         package var role: String
     }
@@ -46,7 +47,7 @@ package struct DecodedSighting: Encodable {
     }
 
     /// The first identity any advert carries, else the pairing's (an IRK's for a private address).
-    package var identity: String? { adverts.lazy.compactMap(\.identity).first ?? pairing?.identity }
+    package var identity: DeviceIdentity? { adverts.lazy.compactMap(\.identity).first ?? pairing?.identity }
 
     package var format: String {
         let known = adverts.filter { if case .unknown = $0 { false } else { true } }
