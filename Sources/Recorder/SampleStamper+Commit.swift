@@ -1,7 +1,7 @@
-package import Basics
+import Basics
 package import Gateway
 package import Recording
-package import Storage
+import Storage
 package import Telemetry
 package import Upload
 

@@ -17,38 +17,41 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
     /// A device with private addresses, by the fingerprint of its Identity Resolving Key.
     case irk(fingerprint: String)
 
+    /// The text before the first colon.
+    private enum Kind: String {
+        case ibeacon, altbeacon, eddystone, ruuvi, bthome, address, irk
+    }
+
     public init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let rest = text[text.index(after: colon)...]
-        let parts = rest.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        switch text[..<colon] {
-        case "ibeacon", "altbeacon":
+        guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
+        let value = String(text[text.index(after: colon)...])
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let isMAC = parts.count == 6 && parts.allSatisfy { $0.count == 2 && UInt8($0, radix: 16) != nil }
+        switch kind {
+        case .ibeacon, .altbeacon:
             guard parts.count == 3, !parts[0].isEmpty, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else { return nil }
-            self = text.hasPrefix("ibeacon") ? .iBeacon(uuid: parts[0], major: major, minor: minor) : .altBeacon(uuid: parts[0], major: major, minor: minor)
-        case "eddystone":
+            self = kind == .ibeacon ? .iBeacon(uuid: parts[0], major: major, minor: minor) : .altBeacon(uuid: parts[0], major: major, minor: minor)
+        case .eddystone:
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
             self = .eddystone(namespace: parts[0], instance: parts[1])
-        case "ruuvi", "bthome", "address":
-            guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else { return nil }
-            let mac = String(rest)
-            self = text.hasPrefix("ruuvi") ? .ruuvi(mac: mac) : text.hasPrefix("bthome") ? .btHome(mac: mac) : .address(mac.uppercased())
-        case "irk":
-            guard !rest.isEmpty, !rest.contains(":") else { return nil }
-            self = .irk(fingerprint: String(rest))
-        default:
-            return nil
+        case .ruuvi, .bthome, .address:
+            guard isMAC else { return nil }
+            self = kind == .ruuvi ? .ruuvi(mac: value) : kind == .bthome ? .btHome(mac: value) : .address(value.uppercased())
+        case .irk:
+            guard !value.isEmpty, parts.count == 1 else { return nil }
+            self = .irk(fingerprint: value)
         }
     }
 
     public var description: String {
         switch self {
-        case .iBeacon(let uuid, let major, let minor): "ibeacon:\(uuid):\(major):\(minor)"
-        case .altBeacon(let uuid, let major, let minor): "altbeacon:\(uuid):\(major):\(minor)"
-        case .eddystone(let namespace, let instance): "eddystone:\(namespace):\(instance)"
-        case .ruuvi(let mac): "ruuvi:\(mac)"
-        case .btHome(let mac): "bthome:\(mac)"
-        case .address(let address): "address:\(address)"
-        case .irk(let fingerprint): "irk:\(fingerprint)"
+        case .iBeacon(let uuid, let major, let minor): "\(Kind.ibeacon.rawValue):\(uuid):\(major):\(minor)"
+        case .altBeacon(let uuid, let major, let minor): "\(Kind.altbeacon.rawValue):\(uuid):\(major):\(minor)"
+        case .eddystone(let namespace, let instance): "\(Kind.eddystone.rawValue):\(namespace):\(instance)"
+        case .ruuvi(let mac): "\(Kind.ruuvi.rawValue):\(mac)"
+        case .btHome(let mac): "\(Kind.bthome.rawValue):\(mac)"
+        case .address(let address): "\(Kind.address.rawValue):\(address)"
+        case .irk(let fingerprint): "\(Kind.irk.rawValue):\(fingerprint)"
         }
     }
 
