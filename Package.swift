@@ -65,7 +65,7 @@ let package = Package(
         // Services, the group that starts and stops them, and POSIX signals as a stream.
         .target(name: "Lifecycle", dependencies: ["Basics"], swiftSettings: strict),
         // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
-        .target(name: "Telemetry", dependencies: ["Basics", "Advertisements"], swiftSettings: strict),
+        .target(name: "Telemetry", dependencies: ["Vocabulary", "Basics", "Advertisements"], swiftSettings: strict),
         .target(name: "Recording", dependencies: ["Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
         .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
         // The outbox's second sink: batches and retained state on an MQTT
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "BasicsTests", dependencies: ["Basics"], swiftSettings: strict),
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "Advertisements", "Basics"], swiftSettings: strict),
+        .testTarget(name: "TelemetryTests", dependencies: ["Vocabulary", "Telemetry", "Advertisements", "Basics"], swiftSettings: strict),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),

@@ -2,6 +2,7 @@ import Basics
 import FoundationEssentials
 import Gateway
 import Glibc
+import Vocabulary
 
 /// The trip report as one self-contained HTML file: inline SVG, CSS and a
 /// few lines of script; nothing is fetched from the network, so it opens
@@ -123,7 +124,7 @@ struct TripReportPage {
         let (from, to) = span
         for event in report.events {
             let detail = Self.detail(event.detail)
-            if event.kind == "telemetryGapDetected", let gapFrom = detail["from"].flatMap(CivilTime.parseISO8601), let gapTo = detail["to"].flatMap(CivilTime.parseISO8601),
+            if event.kind == EventKind.telemetryGapDetected.rawValue, let gapFrom = detail["from"].flatMap(CivilTime.parseISO8601), let gapTo = detail["to"].flatMap(CivilTime.parseISO8601),
                gapTo >= from, gapFrom <= to {
                 let (x0, x1) = (x(max(gapFrom, from)), x(min(gapTo, to)))
                 marks += #"<rect class="gap" x="\#(Self.number(x0))" y="0" width="\#(Self.number(max(1, x1 - x0)))" height="\#(Int(height))"><title>telemetry gap \#(Self.clock(gapFrom)) to \#(Self.clock(gapTo))</title></rect>"#

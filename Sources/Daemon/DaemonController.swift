@@ -4,6 +4,7 @@ import Lifecycle
 import Logging
 import Session
 import Storage
+import Vocabulary
 
 /// The daemon's one decision loop. Every wake (a reload, a requirement that
 /// changed, a session event, suspend and resume, `start` and `stop`) ends
@@ -127,13 +128,13 @@ struct DaemonController: Service {
         switch event {
         case .notAuthorized(let reason):
             Log.warning("session: not authorized (\(reason.rawValue)); recording stops until waymark login")
-            await recorder.announce("notAuthorized", ["reason": reason.rawValue])
+            await recorder.announce(Event(.notAuthorized, [.reason: reason.rawValue]))
         case .remoteSettingsUpdated:
             Log.notice("session: the fleet's settings changed")
-            await recorder.announce("remoteSettingsUpdated", [:])
+            await recorder.announce(Event(.remoteSettingsUpdated))
         case .policyUpdated:
             Log.notice("session: a fleet command was applied")
-            await recorder.announce("policyUpdated", [:])
+            await recorder.announce(Event(.policyUpdated))
         case .authorized, .refreshed:
             break
         }

@@ -10,6 +10,7 @@ import Recording
 import Session
 import Storage
 import Upload
+import Vocabulary
 
 /// `waymark run`: the composition root. It opens the store and the system
 /// bus, then runs the daemon's services in one `ServiceGroup` until SIGTERM
@@ -32,7 +33,7 @@ package struct GatewayDaemon {
         case .absent: return .software
         case .failed(let code): return code
         }
-        if let aside = store.database.movedAside { try? store.record("storeRecovered", detail: ["moved_to": aside]) }
+        if let aside = store.database.movedAside { try? store.record(Event(.storeRecovered, [.movedTo: aside])) }
         let deviceID = (try? store.deviceID) ?? ""
         Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
         // Caught from here on, so that a signal during start-up stops cleanly too.
@@ -104,7 +105,7 @@ package struct GatewayDaemon {
             code = .software
         }
         capture?.close()
-        try? store.record("stopped")
+        try? store.record(Event(.stopped))
         try? store.database.checkpoint()
         bus?.close()
         return code

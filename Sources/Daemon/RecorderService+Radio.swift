@@ -5,6 +5,7 @@ import Logging
 import Recorder
 import Recording
 import Telemetry
+import Vocabulary
 
 /// What the scanner reports besides sightings: logged, announced, and
 /// counted for the radio's health reports.
@@ -21,15 +22,15 @@ extension RecorderService {
             health.stepped(step.rawValue)
             guard step == .needsPowerCycle else { return Log.warning("recording: no adverts for the watchdog period; recovery step: \(step.rawValue)") }
             Log.error("recording: no adverts after every recovery step: the radio needs a power cycle (an ignition cycle in a car); still retrying")
-            await announce("radioNeedsPowerCycle", [:])
+            await announce(Event(.radioNeedsPowerCycle))
         case .recoveryFailed(let step, let reason):
             Log.warning("recording: recovery step \(step.rawValue) failed: \(reason)")
         case .radioRecovered:
             Log.notice("recording: adverts are back; the radio recovered")
-            await announce("radioRecovered", [:])
+            await announce(Event(.radioRecovered))
         case .adapterFailover(let from, let to):
             Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
-            await announce("adapterFailover", ["from": from, "to": to])
+            await announce(Event(.adapterFailover, [.from: from, .to: to]))
         case .state(let state) where state != .scanning && state != .starting:
             health.follow(adapter: nil)
         case .reception(let reception, let previous):
@@ -46,7 +47,7 @@ extension RecorderService {
     func reportReception(_ reception: ScanReception, previous: ScanMode?) async {
         guard let previous else { return Log.notice("recording: scanning in \(reception.mode.rawValue) mode (\(reception.reason))") }
         Log.warning("recording: scan mode changed from \(previous.rawValue) to \(reception.mode.rawValue) while running (\(reception.reason))")
-        await announce("scanModeChanged", ["from": previous.rawValue, "to": reception.mode.rawValue, "reason": reception.reason])
+        await announce(Event(.scanModeChanged, [.from: previous.rawValue, .to: reception.mode.rawValue, .reason: reception.reason]))
     }
 
     /// Records the health report for the last `seconds`: a `radio_health`

@@ -21,13 +21,13 @@ extension RecorderService {
 
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
-    func announce(_ kind: String, _ detail: [String: String], upload: Bool = true) async {
-        try? store.record(kind, detail: detail)
+    func announce(_ event: Event, upload: Bool = true) async {
+        try? store.record(event)
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
-                       arguments: [.string(kind), .string(SampleEncoder.object(detail))])
+                       arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
         guard upload else { return }
-        capture?.state(CaptureState.event, detail.merging(["event": kind]) { $1 })
-        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(kind, detail))])
+        capture?.state(CaptureState.event, event.captured)
+        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(event))])
     }
 
     func report(_ event: Reconciler.Event) async {
@@ -39,8 +39,7 @@ extension RecorderService {
         case .telemetryGapDetected(let from, let to):
             Log.warning("recording: telemetry gap from \(CivilTime.iso8601(stamper.wall(from))) to \(CivilTime.iso8601(stamper.wall(to))) (\(Int((to - from).rounded())) s)")
         }
-        let (kind, detail) = event.announcement(wall: stamper.wall)
-        await announce(kind, detail)
+        await announce(event.announcement(wall: stamper.wall))
     }
 
     /// The one way a sample reaches the outbox, whatever its kind: stamped,
@@ -53,7 +52,7 @@ extension RecorderService {
         let samples = stamper.stamp(recorded)
         for change in stamper.recordTrips(recorded, stamped: samples, in: recordings) {
             Log.notice("recording: trip \(change.id) \(change.verb)")
-            if let event = change.event { await announce(event.kind, event.detail, upload: false) }
+            if let event = change.event { await announce(event, upload: false) }
         }
         do {
             try stamper.append(samples, to: outbox, tracks: recordings)

@@ -201,11 +201,13 @@ actor RecorderService: Service {
     /// The scan mode in use and why; nil while not running.
     var scanReception: ScanReception? { get async { await scanner.reception } }
 
-    /// A fix from the daemon's location reader; the core takes it only while running.
-    /// Trips are timed by the boot clock, as sightings are; the receiver's
-    /// own time stays in the fix and dates the track's points.
-    func fix(_ fix: Fix) async {
-        await handle(.observed(.fix(fix, at: now)))
+    /// A fix from the daemon's location reader; the core takes it only while
+    /// running. It joins the sightings' stream, so that both are handled in
+    /// the order they came, as replay handles them. Trips are timed by the
+    /// boot clock, as sightings are; the receiver's own time stays in the fix
+    /// and dates the track's points.
+    func fix(_ fix: Fix) {
+        observed.yield(.fix(fix, at: now))
     }
 
     private func stopRuntime() async {

@@ -29,7 +29,7 @@ struct RequirementCheck {
             Log.notice("requirement restored: \(requirement.rawValue)")
         }
         if sorted.isEmpty { Log.notice("all requirements present") }
-        try? store.record("requirementsMissing", detail: ["missing": sorted.map(\.rawValue).joined(separator: " ")])
+        try? store.record(Event(.requirementsMissing, [.missing: sorted.map(\.rawValue).joined(separator: " ")]))
         try? bus?.emitPropertiesChanged(
             path: ControlInterface.path, interface: ControlInterface.interface,
             changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])

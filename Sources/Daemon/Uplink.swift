@@ -6,6 +6,7 @@ import Logging
 import MQTT
 import Session
 import Upload
+import Vocabulary
 
 /// The daemon's side of the session and the upload queue: refreshes the
 /// session before it expires and sends queued samples to each configured
@@ -110,10 +111,10 @@ actor Uplink {
                 case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
                 case .dataDropped(let range):
                     Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
-                    try? store.record("dataDropped", detail: [
-                        "from_seq": String(range.firstSeq), "to_seq": String(range.lastSeq),
-                        "from": CivilTime.iso8601(range.firstTime), "to": CivilTime.iso8601(range.lastTime),
-                    ])
+                    try? store.record(Event(.dataDropped, [
+                        .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
+                        .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
+                    ]))
                 default: break
                 }
             }

@@ -1,6 +1,6 @@
-package import Capture
+import Capture
 package import Recording
-package import Vocabulary
+import Vocabulary
 
 /// A reconcile's conditions as a capture's `requirements` record keeps
 /// them, so that replay reconciles as the daemon did.

@@ -4,6 +4,7 @@ package import Recording
 import Storage
 package import Telemetry
 package import Upload
+package import Vocabulary
 
 /// Committing what the recording core decided: the daemon and replay share it.
 extension SampleStamper {
@@ -22,11 +23,11 @@ extension SampleStamper {
         }
 
         /// The event the store records for a start or an end; nil for a resumption.
-        package var event: (kind: String, detail: [String: String])? {
-            let detail = ["trip_id": id, "at": CivilTime.iso8601(at)]
+        package var event: Event? {
+            let detail: [EventField: String] = [.tripID: id, .at: CivilTime.iso8601(at)]
             switch action {
-            case .started: return ("tripStarted", detail)
-            case .ended: return ("tripEnded", detail)
+            case .started: return Event(.tripStarted, detail)
+            case .ended: return Event(.tripEnded, detail)
             case .resumed: return nil
             }
         }

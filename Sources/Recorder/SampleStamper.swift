@@ -1,6 +1,6 @@
 package import Basics
 package import Gateway
-package import Logging
+import Logging
 package import Recording
 package import Telemetry
 package import Upload

@@ -1,4 +1,5 @@
 internal import Telemetry
+internal import Vocabulary
 
 /// Turns observations into samples: the trip detector decides when a trip
 /// runs, the sample policy what of it is kept. Trip starts and ends become
@@ -44,12 +45,12 @@ public struct TripRecorder: Sendable, Equatable {
                 let id = "trip-\(Int64(exactly: ((at + wallOffset) * 1000).rounded()) ?? 0)"
                 tripID = id
                 policy.reset()
-                return RecordedSample(time: at, tripID: id, payload: .event("tripStarted", [:]), tripAction: action)
+                return RecordedSample(time: at, tripID: id, payload: .event(Event(.tripStarted)), tripAction: action)
             case .resumed(let at):
-                return RecordedSample(time: at, tripID: tripID, payload: .event("tripResumed", [:]), tripAction: action)
+                return RecordedSample(time: at, tripID: tripID, payload: .event(Event(.tripResumed)), tripAction: action)
             case .ended(let at, let reason):
                 defer { tripID = nil }
-                return RecordedSample(time: at, tripID: tripID, payload: .event("tripEnded", ["reason": reason.rawValue]), tripAction: action)
+                return RecordedSample(time: at, tripID: tripID, payload: .event(Event(.tripEnded, [.reason: reason.rawValue])), tripAction: action)
             }
         }
     }

@@ -10,6 +10,7 @@ import Recording
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 /// Drives the daemon's recording core (`RecordingCore`) from a capture on a
 /// virtual clock, with the same decoders and identity matching
@@ -99,7 +100,7 @@ package struct Replay {
             try handle(.observed(observation), &state)
         case .location(let line):
             for fix in state.location.add(line, at: at) { try handle(.observed(.fix(fix, at: at)), &state) }
-        case .state(let kind, var detail):
+        case .state(let kind, let detail):
             switch kind {
             case CaptureState.requirements: try handle(.reconcile(RecordingCore.Conditions(captured: detail), at: at), &state)
             // A capture without conditions (`waymark record`, an older
@@ -112,10 +113,10 @@ package struct Replay {
             case CaptureState.sleep: try handle(.sleep(at: at), &state)
             case CaptureState.wake: try handle(.wake(state.core.lastConditions, at: at), &state)
             case CaptureState.scanMode: if let mode = detail["mode"] { state.meter.follow(mode: mode) }
+            // The core's own are made again above; one from a newer Waymark is passed over.
             case CaptureState.event:
-                let event = detail.removeValue(forKey: "event") ?? "event"
-                guard !Reconciler.Event.kinds.contains(event) else { return }
-                try announce(event, detail, &state)
+                guard let event = Event(captured: detail), !event.kind.isReconcilers else { return }
+                try announce(event, &state)
             case CaptureState.health:
                 let seconds = detail["seconds"].flatMap(Double.init) ?? 0
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
@@ -134,18 +135,16 @@ package struct Replay {
             switch action {
             case .receiverTime(let time, let boot): state.stamper.gnss(time: time, atBoot: boot)
             case .commit(let samples, _): try commit(samples, &state)
-            case .report(let event):
-                let (kind, detail) = event.announcement(wall: state.stamper.wall)
-                try announce(kind, detail, &state)
+            case .report(let event): try announce(event.announcement(wall: state.stamper.wall), &state)
             case .startScanning, .stopScanning, .heartbeat: break
             }
         }
     }
 
-    private func announce(_ kind: String, _ detail: [String: String], _ state: inout ReplayState) throws {
+    private func announce(_ event: Event, _ state: inout ReplayState) throws {
         let now = state.stamper.clock.boot()
-        try store.record(kind, detail: detail, at: Date(timeIntervalSince1970: state.stamper.wall(now)))
-        try commit([RecordedSample(time: now, tripID: state.core.currentTrip, payload: .event(kind, detail))], &state)
+        try store.record(event, at: Date(timeIntervalSince1970: state.stamper.wall(now)))
+        try commit([RecordedSample(time: now, tripID: state.core.currentTrip, payload: .event(event))], &state)
     }
 
     private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
@@ -153,7 +152,7 @@ package struct Replay {
         let samples = state.stamper.stamp(recorded)
         for change in state.stamper.recordTrips(recorded, stamped: samples, in: recordings) {
             state.tripIDs.insert(change.id)
-            if let event = change.event { try store.record(event.kind, detail: event.detail, at: Date(timeIntervalSince1970: change.at)) }
+            if let event = change.event { try store.record(event, at: Date(timeIntervalSince1970: change.at)) }
         }
         try state.stamper.append(samples, to: outbox, tracks: recordings)
         for sample in samples { state.counts[sample.kind, default: 0] += 1 }

@@ -1,6 +1,7 @@
 internal import Advertisements
 internal import Basics
 internal import FoundationEssentials
+public import Vocabulary
 
 /// The one place that writes a sample's JSON: its payload's members, as
 /// they are queued and sent (`"lat":48.2,"lon":8.4`, without braces).
@@ -25,11 +26,11 @@ public enum SampleEncoder {
                 bytes.append(UInt8(ascii: ","))
                 bytes += json.dropFirst().dropLast()
             }
-        case .event(let type, let detail):
+        case .event(let event):
             bytes += #""type":"#.utf8
-            JSONText.appendQuoted(type, to: &bytes)
-            if !detail.isEmpty { bytes.append(UInt8(ascii: ",")) }
-            appendMembers(detail, to: &bytes)
+            JSONText.appendQuoted(event.kind.rawValue, to: &bytes)
+            if !event.detail.isEmpty { bytes.append(UInt8(ascii: ",")) }
+            appendMembers(event, to: &bytes)
         case .radioHealth(let health):
             if let json = try? encoder.encode(health), json.count > 2 { bytes += json.dropFirst().dropLast() }
         case .gatewayInfo(let info):
@@ -37,16 +38,16 @@ public enum SampleEncoder {
         }
     }
 
-    /// An object of strings, keys sorted: an event's detail as the control
-    /// interface's `Event` signal carries it.
-    public static func object(_ detail: [String: String]) -> String {
+    /// An event's details as an object of strings, names sorted: as the
+    /// control interface's `Event` signal carries them, and the event log keeps them.
+    public static func object(_ event: Event) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
-        appendMembers(detail, to: &bytes)
+        appendMembers(event, to: &bytes)
         return String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self)
     }
 
-    private static func appendMembers(_ detail: [String: String], to bytes: inout [UInt8]) {
-        for (index, (key, value)) in detail.sorted(by: { $0.key < $1.key }).enumerated() {
+    private static func appendMembers(_ event: Event, to bytes: inout [UInt8]) {
+        for (index, (key, value)) in event.members.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))

@@ -1,4 +1,5 @@
 public import Advertisements
+public import Vocabulary
 
 /// What a sample says, as Swift values. `SampleEncoder` alone turns it into
 /// the wire's JSON members.
@@ -9,8 +10,8 @@ public enum SamplePayload: Sendable, Equatable {
     case beacon(rssi: Int?)
     /// A paired sensor tag's decoded advert; `sensor` is its pairing's id (`pairing-3`).
     case sensor(String, Advertisement)
-    /// A recorded event: its type and detail (sorted by key on the wire).
-    case event(String, [String: String])
+    /// A recorded event (its details sorted by name on the wire).
+    case event(Event)
     /// The radio over one health interval.
     case radioHealth(RadioHealth)
     /// What the gateway runs, at start and whenever it changes.

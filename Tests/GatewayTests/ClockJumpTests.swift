@@ -170,7 +170,7 @@ struct ClockJumpTests {
         var fix = Fix()
         fix.mode = 3
         fix.time = Self.now2026
-        await recorder.fix(fix)
+        await recorder.handle(.observed(.fix(fix, at: car.clock.read().boot)))
         await car.drive(recorder, seconds: 3)
         let samples = try car.samples()
         #expect(samples.allSatisfy { $0.source == "gnss" && abs($0.time - Self.now2026) < 8 }, "\(samples)")
@@ -194,14 +194,14 @@ struct ClockJumpTests {
         car.clock.setWall(Self.now2026 - 5 * Self.year, synchronized: false)
         let second = car.recorder()
         await second.reconcile(missing: [])
-        let detail = try #require(try car.store.lastEvent("telemetryGapDetected")).detail
+        let detail = try #require(try car.store.lastEvent(.telemetryGapDetected)).detail
         #expect(detail.contains(#""seconds":"90""#), "\(detail)")
         // After a reboot with an untrusted clock, the gap is counted from the boot.
         await second.shutdown()
         car.clock.reboot(wall: 1_000, boot: 70, bootID: "boot-2")
         let third = car.recorder()
         await third.reconcile(missing: [])
-        let after = try #require(try car.store.lastEvent("telemetryGapDetected")).detail
+        let after = try #require(try car.store.lastEvent(.telemetryGapDetected)).detail
         #expect(after.contains(#""seconds":"70""#), "\(after)")
     }
 }

@@ -64,7 +64,7 @@ struct DiskFullTests {
             reports += 1
         }
         #expect(!(await recorder.running), "recording stopped after \(reports) reports")
-        #expect(try store.lastEvent("requirementsLostWhileRunning")?.detail.contains("storage") == true)
+        #expect(try store.lastEvent(.requirementsLostWhileRunning)?.detail.contains("storage") == true)
         #expect(await recorder.healthFacts().storeProblem == "the disk is full")
     }
 

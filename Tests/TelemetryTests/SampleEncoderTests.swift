@@ -1,6 +1,7 @@
 import Advertisements
 import Telemetry
 import Testing
+import Vocabulary
 
 struct SampleEncoderTests {
     @Test func aFixIsWrittenWithGpsdsNamesAndDecimals() {
@@ -29,8 +30,9 @@ struct SampleEncoderTests {
     }
 
     @Test func eventsAndStringsAreEscapedOnce() {
-        #expect(SampleEncoder.members(.event("gap", ["to": "b\"\\\n\u{1}", "from": "a"])) == #""type":"gap","from":"a","to":"b\"\\\n\u0001""#)
-        #expect(SampleEncoder.object([:]) == "{}")
+        #expect(SampleEncoder.members(.event(Event(.telemetryGapDetected, [.to: "b\"\\\n\u{1}", .from: "a"])))
+            == #""type":"telemetryGapDetected","from":"a","to":"b\"\\\n\u0001""#)
+        #expect(SampleEncoder.object(Event(.stopped)) == "{}")
         #expect(SampleEncoder.members(.beacon(rssi: nil)) == "")
         #expect(SampleEncoder.members(.sensor("pairing-1", .unknown(.manufacturer(companyID: 0xFFFF, data: [1]))))
             == #""sensor":"pairing-1","company_id":65535,"data":"01","format":"unknown""#)

@@ -6,6 +6,7 @@ import Storage
 import Telemetry
 import Testing
 @testable import Upload
+import Vocabulary
 
 /// Each fault the ingest server can inject ends the same way: every sample
 /// stored once at the server, and the outbox empty (or holding only dead
@@ -161,12 +162,12 @@ struct UploaderTests {
 
     @Test func batchesCarryGzipAndAnIdempotencyKeyFromDeviceAndSeqRange() throws {
         let batch = Batch(samples: [
-            QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, payload: .event("gap", [:]))),
+            QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, payload: .event(Event(.telemetryGapDetected)))),
             QueuedSample(seq: 9, sample: Sample(time: 1_444_468_353.5, tripID: "t\"1", payload: .beacon(rssi: nil))),
         ])
         #expect(batch.idempotencyKey(deviceID: "gw") == "gw:7-9")
         let json = String(decoding: batch.json(deviceID: "gw"), as: UTF8.self)
-        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"time_source":"ntp","kind":"event","type":"gap"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","time_source":"ntp","kind":"beacon"}]}"#)
+        #expect(json == #"{"device_id":"gw","samples":[{"seq":7,"time":"2015-10-10T09:12:32.000Z","trip_id":null,"time_source":"ntp","kind":"event","type":"telemetryGapDetected"},{"seq":9,"time":"2015-10-10T09:12:33.500Z","trip_id":"t\"1","time_source":"ntp","kind":"beacon"}]}"#)
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
     }
 }
@@ -199,7 +200,7 @@ extension UploaderTests {
         (fix.mode, fix.lat, fix.lon) = (3, 48.2, 8.4)
         let samples = [
             QueuedSample(seq: 0, sample: Sample(time: 1_796_000_000, tripID: "trip-1", payload: .fix(fix))),
-            QueuedSample(seq: 123_456, sample: Sample(time: -1e300, tripID: "t\"\\\n\u{1}é", payload: .event("gap", ["a": "b"]), timeSource: .unsynced)),
+            QueuedSample(seq: 123_456, sample: Sample(time: -1e300, tripID: "t\"\\\n\u{1}é", payload: .event(Event(.telemetryGapDetected, [.from: "b"])), timeSource: .unsynced)),
             QueuedSample(seq: -7, sample: Sample(time: .nan, payload: .beacon(rssi: nil), timeSource: .gnss)),
         ]
         for sample in samples {

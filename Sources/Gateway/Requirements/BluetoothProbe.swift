@@ -1,6 +1,6 @@
 package import BlueZ
 package import DBus
-public import Vocabulary
+package import Vocabulary
 
 /// Checks what the Bluetooth side of recording needs, through BlueZ.
 package struct BluetoothProbe {

@@ -1,5 +1,5 @@
 package import Location
-public import Vocabulary
+package import Vocabulary
 
 /// Checks that the configured location source can be reached: a TCP or unix
 /// connect to gpsd, or a readable NMEA device. Runs off the cooperative pool.

@@ -1,7 +1,9 @@
 public import FoundationEssentials
 import Session
-import Upload
 public import Storage
+import Telemetry
+import Upload
+public import Vocabulary
 
 /// The gateway's database: schema, device identity and the event log.
 public struct GatewayStore: Sendable {
@@ -66,11 +68,10 @@ public struct GatewayStore: Sendable {
     }
 
     /// Appends an event to the log.
-    public func record(_ kind: String, detail: [String: String] = [:], at time: Date = Date()) throws {
-        let json = String(decoding: try JSONEncoder.sorted.encode(detail), as: UTF8.self)
+    public func record(_ event: Event, at time: Date = Date()) throws {
         try database.write { connection in
             try connection.run("INSERT INTO event (time, kind, detail) VALUES (?, ?, ?)",
-                               [.real(time.timeIntervalSince1970), .text(kind), .text(json)])
+                               [.real(time.timeIntervalSince1970), .text(event.kind.rawValue), .text(SampleEncoder.object(event))])
         }
     }
 
@@ -98,8 +99,8 @@ public struct GatewayStore: Sendable {
     /// When the radio was last reported as needing a power cycle, unless
     /// adverts came back since (`radioRecovered`).
     public func radioNeedsPowerCycle() throws -> Date? {
-        guard let dead = try lastEvent("radioNeedsPowerCycle") else { return nil }
-        if let back = try lastEvent("radioRecovered"), back.id > dead.id { return nil }
+        guard let dead = try lastEvent(.radioNeedsPowerCycle) else { return nil }
+        if let back = try lastEvent(.radioRecovered), back.id > dead.id { return nil }
         return dead.time
     }
 
@@ -113,9 +114,9 @@ public struct GatewayStore: Sendable {
     }
 
     /// The newest event of `kind`, if any.
-    public func lastEvent(_ kind: String) throws -> StoredEvent? {
+    public func lastEvent(_ kind: EventKind) throws -> StoredEvent? {
         try database.read { connection in
-            try connection.rows("SELECT id, time, kind, detail FROM event WHERE kind = ? ORDER BY id DESC LIMIT 1", [.text(kind)]) { row in
+            try connection.rows("SELECT id, time, kind, detail FROM event WHERE kind = ? ORDER BY id DESC LIMIT 1", [.text(kind.rawValue)]) { row in
                 StoredEvent(id: row.integer(0), time: Date(timeIntervalSince1970: row.real(1)), kind: row.text(2) ?? "", detail: row.text(3) ?? "{}")
             }.first
         }
