@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["DBus", "BluetoothKernel"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
-        .target(name: "Capture", dependencies: ["CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
 
         // What the daemon and the CLI share: configuration, the store,
         // pairings, requirement probes, the session factory, the command line.

@@ -140,14 +140,14 @@ enum CaptureCommands {
             capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
         }
         await reader.start()
-        capture.state(CaptureState.running, ["on": "true"])
-        if let reception = await session.scanner.reception { capture.state(CaptureState.scanMode, ["mode": reception.mode.rawValue]) }
+        capture.state(.running(true))
+        if let reception = await session.scanner.reception { capture.state(.scanMode(reception.mode.rawValue)) }
         var adverts = 0
         for await sighting in session.sightings(for: duration) {
             capture.advert(sighting, adapter: adapter)
             adverts += 1
         }
-        capture.state(CaptureState.running, ["on": "false"])
+        capture.state(.running(false))
         await reader.stop()
         await session.stop()
         capture.close()

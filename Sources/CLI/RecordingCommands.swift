@@ -4,6 +4,7 @@ import Gateway
 import Location
 import Logging
 import Recording
+import Vocabulary
 
 /// `start`, `stop` and `trips`.
 enum RecordingCommands {
@@ -14,7 +15,7 @@ enum RecordingCommands {
     ]
 
     /// Stores the intent and tells a running daemon, which reconciles.
-    static func setIntent(_ intent: Reconciler.Intent, _ invocation: Invocation) async -> ExitCode {
+    static func setIntent(_ intent: RecordingIntent, _ invocation: Invocation) async -> ExitCode {
         guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
         let store: GatewayStore
         switch StoreAccess.open(invocation, for: intent == .armed ? "start" : "stop") {

@@ -8,6 +8,7 @@ import Logging
 import QRCode
 import Recording
 import Session
+import Vocabulary
 
 /// `login`, `logout` and `whoami`.
 enum SessionCommands {
@@ -25,7 +26,7 @@ enum SessionCommands {
 
     /// Opens the store and the session manager, printing why not.
     /// Login arms recording and logout disarms it; nothing else in the session does.
-    private static func setIntent(_ intent: Reconciler.Intent, _ store: GatewayStore) {
+    private static func setIntent(_ intent: RecordingIntent, _ store: GatewayStore) {
         do { try RecordingStore(database: store.database).setIntent(intent) } catch { Log.error("cannot store the recording intent: \(error)") }
     }
 

@@ -84,10 +84,11 @@ public enum CaptureCodec {
         case .location(let line):
             out.u8(line.speaks.rawValue)
             out.data32(line.bytes)
-        case .state(let kind, let detail):
+        case .state(let state):
+            let (kind, values) = state.fields
             out.short(kind)
-            out.u16(UInt16(clamping: detail.count))
-            for (key, value) in detail.sorted(by: { $0.key < $1.key }).prefix(Int(UInt16.max)) {
+            out.u16(UInt16(clamping: values.count))
+            for (key, value) in values.sorted(by: { $0.0 < $1.0 }).prefix(Int(UInt16.max)) {
                 out.short(key)
                 out.short(value)
             }
@@ -137,9 +138,9 @@ public enum CaptureCodec {
                 body = .location(LocationLine(speaks: speaks, bytes: try fields.data32()))
             case 3:
                 let kind = try fields.short()
-                var detail: [String: String] = [:]
-                for _ in 0..<(try fields.u16()) { detail[try fields.short()] = try fields.short() }
-                body = .state(kind, detail)
+                var values: [(String, String)] = []
+                for _ in 0..<(try fields.u16()) { values.append((try fields.short(), try fields.short())) }
+                body = .state(CaptureState(kind: kind, values: values))
             default:
                 throw CaptureError.malformed("a record of unknown type \(type)")
             }

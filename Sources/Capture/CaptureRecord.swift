@@ -8,8 +8,8 @@ public struct CaptureRecord: Sendable, Equatable {
         /// A line from the location source, exactly as received.
         case location(LocationLine)
         /// A state change: the runtime starting or stopping, an announced
-        /// event, a health report, sleep and wake (see `CaptureState`).
-        case state(String, [String: String])
+        /// event, a health report, sleep and wake.
+        case state(CaptureState)
     }
 
     /// When, on the boot clock (seconds): replay's timeline.

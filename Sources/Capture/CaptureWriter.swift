@@ -86,7 +86,7 @@ public final class CaptureWriter: Sendable {
     }
 
     private static func end(_ boot: Double, _ wall: Double, _ synchronized: Bool) -> CaptureRecord {
-        CaptureRecord(boot: boot, wall: wall, synchronized: synchronized, body: .state(CaptureState.end, [:]))
+        CaptureRecord(boot: boot, wall: wall, synchronized: synchronized, body: .state(.end))
     }
 
     private static func begin(_ target: Target, wall: Double, header: CaptureHeader) throws(CaptureError) -> CaptureFile {

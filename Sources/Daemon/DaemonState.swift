@@ -54,5 +54,5 @@ actor DaemonState {
 
     nonisolated func requestFlush() { wake.yield(.flush) }
 
-    nonisolated func request(_ intent: Reconciler.Intent) { wake.yield(.intent(intent)) }
+    nonisolated func request(_ intent: RecordingIntent) { wake.yield(.intent(intent)) }
 }

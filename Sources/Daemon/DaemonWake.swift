@@ -1,6 +1,7 @@
 import Gateway
 import Recording
 import Session
+import Vocabulary
 
 /// Why the daemon's controller should look again: every input that can
 /// change what the recorder and the uplink should do.
@@ -8,7 +9,7 @@ enum DaemonWake: Sendable {
     case reload
     case bluetoothChanged
     case flush
-    case intent(Reconciler.Intent)
+    case intent(RecordingIntent)
     case locationChanged
     case sleep(Bool)
     case session(AuthorizationEvent)

@@ -37,7 +37,7 @@ extension RecorderService {
             health.follow(mode: reception.mode.rawValue)
             gatewayInfo.scanMode = reception.mode.rawValue
             await sendGatewayInfoIfChanged()
-            capture?.state(CaptureState.scanMode, ["mode": reception.mode.rawValue])
+            capture?.state(.scanMode(reception.mode.rawValue))
             await reportReception(reception, previous: previous)
         default:
             break
@@ -55,7 +55,7 @@ extension RecorderService {
     func recordHealth(seconds: Double) async {
         let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
         healthSince = now
-        capture?.state(CaptureState.health, ["seconds": String(seconds)])
+        capture?.state(.health(seconds: seconds))
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
         // Outside a trip nothing else is on its way: the report goes out on

@@ -26,7 +26,7 @@ extension RecorderService {
         try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
                        arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
         guard upload else { return }
-        capture?.state(CaptureState.event, event.captured)
+        capture?.state(.event(event))
         await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(event))])
     }
 
@@ -82,7 +82,7 @@ extension RecorderService {
     /// The system is about to sleep: make the store durable; nothing
     /// session-related happens here.
     func prepareForSleep() async {
-        capture?.state(CaptureState.sleep)
+        capture?.state(.sleep)
         await handle(.sleep(at: now))
         try? store.database.checkpoint()
         Log.notice("recording: the system is going to sleep; store committed")
@@ -92,7 +92,7 @@ extension RecorderService {
     /// the sleep as a gap if it was longer than the threshold.
     func resumed(missing: [Requirement]) async {
         Log.notice("recording: the system woke up")
-        capture?.state(CaptureState.wake)
+        capture?.state(.wake)
         await handle(.wake(await conditions(missing: missing), at: now))
     }
 }

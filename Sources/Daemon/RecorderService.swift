@@ -98,7 +98,7 @@ actor RecorderService: Service {
     }
 
     var running: Bool { core.running }
-    var intent: Reconciler.Intent { core.intent }
+    var intent: RecordingIntent { core.intent }
     /// The newest fix taken while running, for the control interface.
     var lastFix: Fix? { core.lastFix }
 
@@ -130,7 +130,7 @@ actor RecorderService: Service {
     }
 
     /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
-    func setIntent(_ intent: Reconciler.Intent, missing: [Requirement]) async {
+    func setIntent(_ intent: RecordingIntent, missing: [Requirement]) async {
         do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }
         Log.notice("recording: \(intent.rawValue)")
         await reconcile(missing: missing)
@@ -145,7 +145,7 @@ actor RecorderService: Service {
     /// The intent as persisted, the session, and `missing`; a capture keeps them for replay.
     func conditions(missing: [Requirement]) async -> RecordingCore.Conditions {
         let conditions = RecordingCore.Conditions(intent: (try? recordings.intent) ?? core.intent, authorized: await isAuthorized(), missing: missing)
-        capture?.state(CaptureState.requirements, conditions.captured)
+        capture?.state(conditions.captured)
         return conditions
     }
 
@@ -177,7 +177,7 @@ actor RecorderService: Service {
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.monitorPatterns = paired.monitorPatterns
         let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)
-        capture?.state(CaptureState.running, ["on": "true"])
+        capture?.state(.running(true))
         await scanner.scan(options) { sighting in
             capture?.advert(sighting, adapter: health.adapter)
             health.advert()
@@ -213,7 +213,7 @@ actor RecorderService: Service {
     private func stopRuntime() async {
         timer?.cancel()
         await scanner.stop()
-        capture?.state(CaptureState.running, ["on": "false"])
+        capture?.state(.running(false))
         health.follow(adapter: nil)
     }
 

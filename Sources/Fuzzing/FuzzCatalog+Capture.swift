@@ -5,7 +5,7 @@ internal import Upload
 extension FuzzCatalog {
     /// A capture with one record of every type.
     static let captureRecords: [CaptureRecord] = [
-        CaptureRecord(boot: 10, wall: 1_764_000_000, synchronized: true, body: .state(CaptureState.running, ["on": "true"])),
+        CaptureRecord(boot: 10, wall: 1_764_000_000, synchronized: true, body: .state(.running(true))),
         CaptureRecord(boot: 10.5, wall: 1_764_000_000.5, synchronized: true, body: .advert(adapter: "hci0", Sighting(
             address: "C0:FF:EE:00:00:01", addressType: "random", rssi: -60, txPower: -4, name: "tag",
             manufacturerData: [0x004C: [0x02, 0x15] + Array(repeating: 0xE2, count: 21)], serviceData: ["0000fcd2-0000-1000-8000-00805f9b34fb": [0x40, 0x02, 0xC4, 0x09]],

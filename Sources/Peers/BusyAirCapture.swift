@@ -1,6 +1,6 @@
-import Capture
 import Basics
 import BlueZ
+import Capture
 import Foundation
 
 /// A synthesised capture of a drive in busy air, for replay's tests and
@@ -49,8 +49,8 @@ public struct BusyAirCapture: Sendable {
             writer.append(CaptureRecord(boot: boot0 + t, wall: wall0 + t, synchronized: synchronized, body: body))
             count += 1
         }
-        add(0, .state(CaptureState.running, ["on": "true"]))
-        add(0, .state(CaptureState.scanMode, ["mode": "active"]))
+        add(0, .state(.running(true)))
+        add(0, .state(.scanMode("active")))
         let perSecond = 2 + noiseDevices * noiseRate
         for second in 0..<seconds {
             let inRange = beaconInRange.contains { $0.contains(second) }
@@ -72,9 +72,9 @@ public struct BusyAirCapture: Sendable {
             let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wall0 + (receiverLoop.map { played.truncatingRemainder(dividingBy: $0) } ?? played)))
             let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(time)","lat":\#(48.2 + Double(second) * 1e-4),"lon":8.41,"speed":11.1}"#
             add(Double(second) + 0.05, .location(LocationLine(speaks: .gpsd, bytes: Array(line.utf8))))
-            if second > 0, second % 300 == 0 { add(Double(second), .state(CaptureState.health, ["seconds": "300"])) }
+            if second > 0, second % 300 == 0 { add(Double(second), .state(.health(seconds: 300))) }
         }
-        add(Double(seconds), .state(CaptureState.running, ["on": "false"]))
+        add(Double(seconds), .state(.running(false)))
         writer.close(at: .init(wall: wall0 + Double(seconds), boot: boot0 + Double(seconds), bootID: "busy-air", synchronized: synchronized))
         return count
     }

@@ -53,7 +53,7 @@ package struct CaptureTap: Sendable {
 
     package func advert(_ sighting: Sighting, adapter: String?) { append(.advert(adapter: adapter ?? "", sighting)) }
 
-    package func state(_ kind: String, _ detail: [String: String] = [:]) { append(.state(kind, detail)) }
+    package func state(_ state: CaptureState) { append(.state(state)) }
 
     package func close() { writer.close(at: clock.read()) }
 }

@@ -1,19 +1,17 @@
-import Capture
+package import Capture
 package import Recording
-import Vocabulary
+package import Vocabulary
 
-/// A reconcile's conditions as a capture's `requirements` record keeps
-/// them, so that replay reconciles as the daemon did.
+/// A reconcile's conditions as a capture keeps them, so that replay
+/// reconciles as the daemon did.
 extension RecordingCore.Conditions {
-    package var captured: [String: String] {
-        ["missing": missing.map(\.rawValue).joined(separator: " "), "intent": intent.rawValue, "authorized": String(authorized)]
+    package var captured: CaptureState {
+        .requirements(missing: missing, intent: intent, authorized: authorized)
     }
 
-    /// From a `requirements` record; a capture older than these keys was
-    /// made by an armed, authorized gateway, as one that records is.
-    package init(captured detail: [String: String]) {
-        self.init(intent: detail["intent"].flatMap(Reconciler.Intent.init(rawValue:)) ?? .armed,
-                  authorized: detail["authorized"].map { $0 == "true" } ?? true,
-                  missing: (detail["missing"] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) })
+    /// From a `requirements` record; a capture older than the intent and the
+    /// session was made by an armed, authorized gateway, as one that records is.
+    package init(missing: [Requirement], capturedIntent intent: RecordingIntent?, authorized: Bool?) {
+        self.init(intent: intent ?? .armed, authorized: authorized ?? true, missing: missing)
     }
 }

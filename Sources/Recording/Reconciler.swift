@@ -9,10 +9,6 @@ public import Vocabulary
 /// Reconciling never changes the intent: only `start`/`stop` (and login,
 /// logout) do, through `intent`.
 public struct Reconciler: Sendable, Equatable {
-    public enum Intent: String, Sendable, Equatable, Codable {
-        case armed, disarmed
-    }
-
     public enum Event: Sendable, Equatable {
         /// Armed but not running for lack of these; empty once all are back.
         case requirementsMissing([Requirement])
@@ -29,7 +25,7 @@ public struct Reconciler: Sendable, Equatable {
         case report(Event)
     }
 
-    public var intent: Intent
+    public var intent: RecordingIntent
     public var gapThreshold: Double
     public private(set) var running = false
     /// The heartbeat: when telemetry was last collected (seconds, wall clock).
@@ -37,7 +33,7 @@ public struct Reconciler: Sendable, Equatable {
     /// The missing list last reported, so each change is reported once.
     private var reportedMissing: [Requirement]?
 
-    public init(intent: Intent, lastCollected: Double?, gapThreshold: Double) {
+    public init(intent: RecordingIntent, lastCollected: Double?, gapThreshold: Double) {
         self.intent = intent
         self.lastCollected = lastCollected
         self.gapThreshold = gapThreshold

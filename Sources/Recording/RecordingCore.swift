@@ -15,11 +15,11 @@ public struct RecordingCore: Sendable, Equatable {
     /// What a reconcile weighs: the persisted intent, the session, and the
     /// requirements missing now.
     public struct Conditions: Sendable, Equatable {
-        public var intent: Reconciler.Intent
+        public var intent: RecordingIntent
         public var authorized: Bool
         public var missing: [Requirement]
 
-        public init(intent: Reconciler.Intent, authorized: Bool, missing: [Requirement]) {
+        public init(intent: RecordingIntent, authorized: Bool, missing: [Requirement]) {
             self.intent = intent
             self.authorized = authorized
             self.missing = missing
@@ -70,7 +70,7 @@ public struct RecordingCore: Sendable, Equatable {
     private var conditions: Conditions
     private var heartbeatStored: Double?
 
-    public init(intent: Reconciler.Intent, lastCollected: Double?, gapThreshold: Double, trips: TripDetector.Options, samples: SamplePolicy.Options) {
+    public init(intent: RecordingIntent, lastCollected: Double?, gapThreshold: Double, trips: TripDetector.Options, samples: SamplePolicy.Options) {
         reconciler = Reconciler(intent: intent, lastCollected: lastCollected, gapThreshold: gapThreshold)
         self.trips = TripRecorder(trips: trips, samples: samples)
         conditions = Conditions(intent: intent, authorized: false, missing: [])
@@ -82,7 +82,7 @@ public struct RecordingCore: Sendable, Equatable {
     }
 
     public var running: Bool { reconciler.running }
-    public var intent: Reconciler.Intent { reconciler.intent }
+    public var intent: RecordingIntent { reconciler.intent }
     /// The open trip's id; nil between trips.
     public var currentTrip: String? { trips.detector.isActive ? trips.tripID : nil }
     /// When `tick` has something to decide next.

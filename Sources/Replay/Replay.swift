@@ -100,28 +100,28 @@ package struct Replay {
             try handle(.observed(observation), &state)
         case .location(let line):
             for fix in state.location.add(line, at: at) { try handle(.observed(.fix(fix, at: at)), &state) }
-        case .state(let kind, let detail):
-            switch kind {
-            case CaptureState.requirements: try handle(.reconcile(RecordingCore.Conditions(captured: detail), at: at), &state)
+        case .state(let captured):
+            switch captured {
+            case .requirements(let missing, let intent, let authorized):
+                try handle(.reconcile(RecordingCore.Conditions(missing: missing, capturedIntent: intent, authorized: authorized), at: at), &state)
             // A capture without conditions (`waymark record`, an older
             // daemon's): the runtime ran between these.
-            case CaptureState.running where (detail["on"] == "true") != state.core.running:
+            case .running(let on) where on != state.core.running:
                 var conditions = state.core.lastConditions
-                conditions.intent = detail["on"] == "true" ? .armed : .disarmed
+                conditions.intent = on ? .armed : .disarmed
                 conditions.authorized = true
                 try handle(.reconcile(conditions, at: at), &state)
-            case CaptureState.sleep: try handle(.sleep(at: at), &state)
-            case CaptureState.wake: try handle(.wake(state.core.lastConditions, at: at), &state)
-            case CaptureState.scanMode: if let mode = detail["mode"] { state.meter.follow(mode: mode) }
+            case .sleep: try handle(.sleep(at: at), &state)
+            case .wake: try handle(.wake(state.core.lastConditions, at: at), &state)
+            case .scanMode(let mode): state.meter.follow(mode: mode)
             // The core's own are made again above; one from a newer Waymark is passed over.
-            case CaptureState.event:
-                guard let event = Event(captured: detail), !event.kind.isReconcilers else { return }
+            case .event(let event):
+                guard !event.kind.isReconcilers else { return }
                 try announce(event, &state)
-            case CaptureState.health:
-                let seconds = detail["seconds"].flatMap(Double.init) ?? 0
+            case .health(let seconds):
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
                 try commit([RecordedSample(time: at, tripID: state.core.currentTrip, payload: .radioHealth(report))], &state)
-            default:
+            case .running, .end, .unknown:
                 break
             }
         }

@@ -3,6 +3,7 @@ import Foundation
 import PeerHarness
 import Testing
 import Upload
+import Vocabulary
 
 /// `waymark replay` of synthesised busy-air captures: deterministic, open
 /// to other settings, and honest about cut and newer files.
@@ -97,13 +98,13 @@ struct ReplayTests {
         let work = try TemporaryDirectory("waymark-replay")
         defer { work.remove() }
         let header = CaptureHeader(waymarkVersion: "0.1.0", started: 0, bootID: "b", config: "", pairings: "[]")
-        var records = [CaptureRecord(boot: 10, wall: 1_796_000_000, synchronized: true, body: .state(CaptureState.running, ["on": "true"]))]
-        for (index, seconds) in ["nan", "inf", "-inf", "1e300", "-5", "300", "not a number"].enumerated() {
+        var records = [CaptureRecord(boot: 10, wall: 1_796_000_000, synchronized: true, body: .state(.running(true)))]
+        for (index, seconds) in [Double.nan, .infinity, -.infinity, 1e300, -5, 300, -.nan].enumerated() {
             records.append(CaptureRecord(boot: 11 + Double(index), wall: 1_796_000_001 + Double(index), synchronized: true,
-                                         body: .state(CaptureState.health, ["seconds": seconds])))
+                                         body: .state(.health(seconds: seconds))))
         }
-        records.append(CaptureRecord(boot: 1e300, wall: 1e300, synchronized: false, body: .state(CaptureState.event, ["event": "radioRecovered"])))
-        records.append(CaptureRecord(boot: 5, wall: -1e300, synchronized: false, body: .state(CaptureState.running, ["on": "false"])))
+        records.append(CaptureRecord(boot: 1e300, wall: 1e300, synchronized: false, body: .state(.event(Event(.radioRecovered)))))
+        records.append(CaptureRecord(boot: 5, wall: -1e300, synchronized: false, body: .state(.running(false))))
         try Data(Gzip.compress(CaptureCodec.stream(header: header, records: records))).write(to: URL(fileURLWithPath: work.file("hostile.wmcap")))
         let replay = try Self.replay(work.file("hostile.wmcap"), into: work.file("data"))
         #expect(replay.status == 0 && replay.json["complete"] as? Bool == true, "\(replay.output)")

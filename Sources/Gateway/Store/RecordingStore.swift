@@ -1,9 +1,9 @@
 package import Basics
 import FoundationEssentials
 import Logging
-package import Recording
 package import Storage
 package import Telemetry
+package import Vocabulary
 
 /// What recording keeps in the store: the intended state, the heartbeat
 /// (the last time telemetry was collected, so a restart can see how long the
@@ -145,14 +145,14 @@ package struct RecordingStore: Sendable {
         }
     }
 
-    package var intent: Reconciler.Intent {
+    package var intent: RecordingIntent {
         get throws {
             try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'recording_intent'")?.text }
-                .flatMap(Reconciler.Intent.init(rawValue:)) ?? .disarmed
+                .flatMap(RecordingIntent.init(rawValue:)) ?? .disarmed
         }
     }
 
-    package func setIntent(_ intent: Reconciler.Intent) throws {
+    package func setIntent(_ intent: RecordingIntent) throws {
         try set("recording_intent", intent.rawValue)
     }
 
