@@ -75,7 +75,7 @@ struct MQTTBench {
         let settings = Self.settings(broker, clientID: "waymark-bench-\(round)")
         let options = MQTTPublisher<ContinuousClock>.Options(deviceID: "gw-bench", topicPrefix: "bench/waymark", batchCount: 500, batchBytes: 512 << 10,
                                                              discovery: nil, retryCap: .seconds(5))
-        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: [:], clock: ContinuousClock(),
+        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: SensorLabels([]), clock: ContinuousClock(),
                                           isAuthorized: { true }, state: { GatewayState(armed: true, running: true, trip: nil, queueDepth: 0, scanMode: nil) })
         let events = publisher.events
         await publisher.start()

@@ -37,7 +37,7 @@ enum UploadSoak {
             var sinkOptions = MQTTPublisher<ContinuousClock>.Options(deviceID: deviceID, topicPrefix: "soak/" + deviceID, batchCount: 50, batchBytes: 512 << 10,
                                                                      discovery: nil, retryCap: .milliseconds(100))
             sinkOptions.retryBase = .milliseconds(5)
-            publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: sinkOptions, labels: [:], clock: ContinuousClock(),
+            publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: sinkOptions, labels: SensorLabels([]), clock: ContinuousClock(),
                                           isAuthorized: { await session.isAuthorized },
                                           state: { GatewayState(armed: true, running: true, trip: "soak", queueDepth: 0, scanMode: nil) })
         }

@@ -82,9 +82,8 @@ struct StatusReport: Encodable {
             let recordings = RecordingStore(database: store.database)
             report.recording = Recording(intent: try recordings.intent.rawValue,
                                          lastCollected: try recordings.heartbeat.map { Date(timeIntervalSince1970: $0.wall) })
-            if let last = try store.lastEvent(.requirementsMissing),
-               let detail = try? JSONDecoder().decode([String: String].self, from: Data(last.detail.utf8)) {
-                let missing = (detail["missing"] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) }
+            if let last = try store.lastEvent(.requirementsMissing), let detail = last.event?.detail {
+                let missing = (detail[.missing] ?? "").split(separator: " ").compactMap { Requirement(rawValue: String($0)) }
                 report.requirements = Requirements(missing: missing, source: "store", asOf: last.time)
             }
             report.radioNeedsPowerCycleSince = try store.radioNeedsPowerCycle()

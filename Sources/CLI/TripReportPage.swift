@@ -2,6 +2,7 @@ import Basics
 import FoundationEssentials
 import Gateway
 import Glibc
+import Telemetry
 import Vocabulary
 
 /// The trip report as one self-contained HTML file: inline SVG, CSS and a
@@ -123,13 +124,13 @@ struct TripReportPage {
         }
         let (from, to) = span
         for event in report.events {
-            let detail = Self.detail(event.detail)
-            if event.kind == EventKind.telemetryGapDetected.rawValue, let gapFrom = detail["from"].flatMap(CivilTime.parseISO8601), let gapTo = detail["to"].flatMap(CivilTime.parseISO8601),
+            let detail = event.event?.detail ?? [:]
+            if event.kind == EventKind.telemetryGapDetected.rawValue, let gapFrom = detail[.from].flatMap(CivilTime.parseISO8601), let gapTo = detail[.to].flatMap(CivilTime.parseISO8601),
                gapTo >= from, gapFrom <= to {
                 let (x0, x1) = (x(max(gapFrom, from)), x(min(gapTo, to)))
                 marks += #"<rect class="gap" x="\#(Self.number(x0))" y="0" width="\#(Self.number(max(1, x1 - x0)))" height="\#(Int(height))"><title>telemetry gap \#(Self.clock(gapFrom)) to \#(Self.clock(gapTo))</title></rect>"#
             } else if event.kind.hasPrefix("requirements"), case let time = event.time.timeIntervalSince1970, time >= from, time <= to {
-                marks += #"<line class="requirement" x1="\#(Self.number(x(time)))" x2="\#(Self.number(x(time)))" y1="0" y2="\#(Int(height))"><title>\#(event.kind.markupEscaped) \#((detail["missing"] ?? "").markupEscaped)</title></line>"#
+                marks += #"<line class="requirement" x1="\#(Self.number(x(time)))" x2="\#(Self.number(x(time)))" y1="0" y2="\#(Int(height))"><title>\#(event.kind.markupEscaped) \#((detail[.missing] ?? "").markupEscaped)</title></line>"#
             }
         }
         let path = beacon.map { "\(Self.number(x($0.time))),\(Self.number(y($0.value)))" }.joined(separator: " ")
@@ -169,8 +170,8 @@ struct TripReportPage {
     var events: String {
         guard !report.events.isEmpty else { return "<p>No events.</p>" }
         let rows = report.events.map { event in
-            "<tr><td>\(Self.clock(event.time.timeIntervalSince1970))</td><td>\(event.kind.markupEscaped)</td><td>"
-                + (Self.detail(event.detail).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")).markupEscaped + "</td></tr>"
+            let detail = (event.event?.members ?? []).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+            return "<tr><td>\(Self.clock(event.time.timeIntervalSince1970))</td><td>\(event.kind.markupEscaped)</td><td>\(detail.markupEscaped)</td></tr>"
         }
         return #"<table id="events"><tr><th>time</th><th>event</th><th>detail</th></tr>"# + rows.joined() + "</table>"
     }
@@ -201,10 +202,5 @@ struct TripReportPage {
 
     static func distance(_ meters: Double) -> String {
         meters >= 1000 ? "\(number(meters / 1000)) km" : "\(Int(meters.rounded())) m"
-    }
-
-    /// An event's stored detail (a JSON object of strings).
-    static func detail(_ json: String) -> [String: String] {
-        (try? JSONDecoder().decode([String: String].self, from: Data(json.utf8))) ?? [:]
     }
 }

@@ -5,6 +5,7 @@ import Location
 import Logging
 import MQTT
 import Session
+import Telemetry
 import Upload
 import Vocabulary
 
@@ -83,7 +84,7 @@ actor Uplink {
             deviceID: deviceID, topicPrefix: configuration.mqttTopicPrefix(deviceID: deviceID), batchCount: upload.batchSize,
             batchBytes: Int(upload.batchBytes), discovery: configuration.homeAssistantDiscovery(deviceID: deviceID), retryCap: upload.retryCap)
         options.commands = configuration.mqtt.commands
-        let labels = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ("pairing-\($0.id)", $0.label) }) { first, _ in first }
+        let labels = (try? PairingStore(database: store.database).sensorLabels()) ?? SensorLabels([])
         return try MQTTPublisher(settings: settings, outbox: Outbox(database: store.database, sinks: upload.sinks), options: options, labels: labels,
                                  clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
     }

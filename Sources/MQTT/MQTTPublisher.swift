@@ -74,10 +74,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
     private var announced: Set<String> = []
-    private let labels: [String: String]
+    private let labels: SensorLabels
 
     /// `labels`: each paired sensor's id in the samples and its label.
-    public init(settings: MQTTSettings, outbox: Outbox, options: Options, labels: [String: String], clock: C,
+    public init(settings: MQTTSettings, outbox: Outbox, options: Options, labels: SensorLabels, clock: C,
                 isAuthorized: @escaping @Sendable () async -> Bool, state: @escaping @Sendable () async -> GatewayState) throws(MQTTError) {
         var settings = settings
         settings.will = MQTTMessage(options.topicPrefix + "/availability", "offline", retain: true)
@@ -222,7 +222,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             return
         }
         guard let discovery = options.discovery, !payload.isEmpty, let id = discovery.sensorID(inConfigTopic: topic) else { return }
-        let paired = Set(labels.keys.map(HomeAssistantDiscovery.safe))
+        let paired = Set(labels.ids.map(HomeAssistantDiscovery.safe))
         if !paired.contains(id) {
             Log.info("mqtt: removing the Home Assistant entities of \(id), no longer paired")
             send(MQTTMessage(topic, [], retain: true))

@@ -31,7 +31,7 @@ struct MQTTPublisherRetryTests {
         let options = MQTTPublisher<TestClock>.Options(deviceID: "gw-test", topicPrefix: "waymark/gw-test", batchCount: 500, batchBytes: 512 << 10,
                                                        discovery: nil, retryCap: .seconds(900))
         let clock = TestClock()
-        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: [:], clock: clock, isAuthorized: { true },
+        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: SensorLabels([]), clock: clock, isAuthorized: { true },
                                           state: { GatewayState(armed: true, running: false, trip: nil, queueDepth: 0, scanMode: nil) })
         let seen = Seen()
         let events = publisher.events

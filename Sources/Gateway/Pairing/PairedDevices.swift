@@ -57,7 +57,7 @@ package struct PairedDevices: Sendable {
             return (pairing, .vehicle(rssi: sighting.rssi, at: clock()))
         case .sensor:
             guard let advert = adverts.first(where: { $0.identity != nil }) ?? adverts.first else { return nil }
-            return (pairing, .sensor(id: "pairing-\(pairing.id)", advert: advert, at: clock()))
+            return (pairing, .sensor(id: pairing.sensorID, advert: advert, at: clock()))
         }
     }
 }

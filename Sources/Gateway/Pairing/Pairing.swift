@@ -23,6 +23,9 @@ public struct Pairing: Sendable, Equatable, Codable {
 
     package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey", hasIRK = "has_irk" }
 
+    /// The id a sensor's samples carry (`pairing-3`).
+    public var sensorID: String { "pairing-\(id)" }
+
     /// Whether this pairing is by Identity Resolving Key (its key column holds the IRK).
     public var isIRK: Bool { identity.isIRK }
 

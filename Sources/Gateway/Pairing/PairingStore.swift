@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 package import Storage
+package import Telemetry
 package import Vocabulary
 
 /// Pairings kept in the gateway's store.
@@ -30,6 +31,11 @@ package struct PairingStore {
                                label: row.text(3) ?? "", bindkey: row.text(4))
             }.compactMap { $0 }
         }
+    }
+
+    /// Each pairing's label by the id its samples carry.
+    package func sensorLabels() throws -> SensorLabels {
+        SensorLabels(try all().map { ($0.sensorID, $0.label) })
     }
 
     /// Adds (or updates, for a known identity) a pairing. There is one vehicle

@@ -1,6 +1,7 @@
 import Basics
 import FoundationEssentials
 import Storage
+package import Telemetry
 
 /// Everything the trip report shows, read from the store in one go.
 package struct TripReport: Sendable {
@@ -22,8 +23,7 @@ package struct TripReport: Sendable {
     /// Positions and readings by the source of their time (`gnss`, `ntp`, `unsynced`).
     package var timeSources: [String: Int]
     package var uploads: Uploads
-    /// Sensor pairing ids (`pairing-3`) to their labels.
-    package var sensorLabels: [String: String]
+    package var sensorLabels: SensorLabels
     package var beaconLostTimeout: Double
 
     /// The report of `tripID`; nil when there is no such trip.
@@ -55,10 +55,9 @@ package struct TripReport: Sendable {
             }
             return (uploads, sources)
         }
-        let labels = Dictionary(((try? PairingStore(database: store.database).all()) ?? []).map { ("pairing-\($0.id)", $0.label) }) { $1 }
         return TripReport(
             trip: trip, points: try recordings.points(of: tripID), readings: try recordings.readings(of: tripID),
             events: try store.events(from: start - 300, to: end + 300), timeSources: timeSources, uploads: uploads,
-            sensorLabels: labels, beaconLostTimeout: beaconLostTimeout)
+            sensorLabels: try PairingStore(database: store.database).sensorLabels(), beaconLostTimeout: beaconLostTimeout)
     }
 }
