@@ -49,9 +49,10 @@ package enum ControlInterface {
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip ?? "") },
                 DBusProperty("RadioHealth", signature: "s") { .string(SampleEncoder.object(await state.recorder.healthSoFar)) },
                 DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
-                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64((try? state.outbox.status().depth) ?? 0)) },
+                DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64(BestEffort.read("the queue depth", or: 0) { try state.outbox.status().depth })) },
                 DBusProperty("LastUpload", signature: "t") {
-                    .uint64(UInt64((try? state.outbox.status().lastSuccess) ?? 0))
+                    // Seconds since 1970; 0 before the first (or for a time before 1970).
+                    .uint64(UInt64(exactly: max(0, BestEffort.read("the last upload", or: nil) { try state.outbox.status().lastSuccess } ?? 0).rounded(.down)) ?? 0)
                 },
             ], signals: [DBusSignal("Event", signature: "ss")]),
         ])

@@ -38,7 +38,7 @@ actor DaemonState {
         var facts = await recorder.healthFacts()
         facts.ready = ready
         facts.missing = missing.map(\.rawValue)
-        if let oldest = (try? outbox.status())?.oldest {
+        if let oldest = BestEffort.read("the queue", or: nil, { try outbox.status() })?.oldest {
             facts.oldestQueuedSeconds = max(Double(time(nil)) - oldest, 0)
         }
         return facts

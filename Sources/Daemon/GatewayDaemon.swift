@@ -33,8 +33,8 @@ package struct GatewayDaemon {
         case .absent: return .software
         case .failed(let code): return code
         }
-        if let aside = store.database.movedAside { try? store.record(Event(.storeRecovered, [.movedTo: aside])) }
-        let deviceID = (try? store.deviceID) ?? ""
+        if let aside = store.database.movedAside { store.note(Event(.storeRecovered, [.movedTo: aside])) }
+        let deviceID = BestEffort.read("the device id", or: "") { try store.deviceID }
         Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
         // Caught from here on, so that a signal during start-up stops cleanly too.
         let stop = SignalSource([SIGTERM, SIGINT])
@@ -105,8 +105,8 @@ package struct GatewayDaemon {
             code = .software
         }
         capture?.close()
-        try? store.record(Event(.stopped))
-        try? store.database.checkpoint()
+        store.note(Event(.stopped))
+        BestEffort.write("checkpoint the store") { try store.database.checkpoint() }
         bus?.close()
         return code
     }

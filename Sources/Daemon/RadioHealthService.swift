@@ -1,3 +1,4 @@
+import Basics
 import Lifecycle
 
 /// Every `interval`, the recorder records a `radio_health` sample: all the
@@ -12,7 +13,7 @@ struct RadioHealthService: Service {
         guard interval > .zero else { return await waitUntilCancelled() }
         let clock = ContinuousClock()
         var last = clock.now
-        while (try? await clock.sleep(for: interval)) != nil {
+        while await clock.pause(for: interval) {
             let now = clock.now
             let elapsed = (last.duration(to: now)).components
             await recorder.recordHealth(seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)

@@ -53,7 +53,7 @@ extension RecorderService {
     /// Records the health report for the last `seconds`: a `radio_health`
     /// sample, uploaded with the others, trip or no trip.
     func recordHealth(seconds: Double) async {
-        let report = health.report(seconds: seconds, pairings: (try? PairingStore(database: store.database).all()) ?? [])
+        let report = health.report(seconds: seconds, pairings: pairings)
         healthSince = now
         capture?.state(.health(seconds: seconds))
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
@@ -65,7 +65,7 @@ extension RecorderService {
 
     /// The current health interval so far, for `waymark radio`.
     var healthSoFar: RadioHealth {
-        return health.report(seconds: now - healthSince, pairings: (try? PairingStore(database: store.database).all()) ?? [], reset: false)
+        return health.report(seconds: now - healthSince, pairings: pairings, reset: false)
     }
 }
 

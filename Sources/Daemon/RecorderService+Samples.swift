@@ -22,9 +22,11 @@ extension RecorderService {
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
     func announce(_ event: Event, upload: Bool = true) async {
-        try? store.record(event)
-        try? bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
-                       arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
+        store.note(event)
+        BestEffort.write("signal \(event.kind.rawValue)") {
+            try bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
+                          arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
+        }
         guard upload else { return }
         capture?.state(.event(event))
         await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(event))])
@@ -70,8 +72,7 @@ extension RecorderService {
         guard let deadline = core.nextDeadline else { return }
         let delay = max(0, deadline - now)
         timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 1))
-            guard !Task.isCancelled else { return }
+            guard await ContinuousClock().pause(for: .milliseconds(Int64(delay * 1000) + 1)) else { return }
             await self.tick()
         }
     }
@@ -84,7 +85,7 @@ extension RecorderService {
     func prepareForSleep() async {
         capture?.state(.sleep)
         await handle(.sleep(at: now))
-        try? store.database.checkpoint()
+        BestEffort.write("checkpoint the store") { try store.database.checkpoint() }
         Log.notice("recording: the system is going to sleep; store committed")
     }
 

@@ -64,7 +64,8 @@ actor RecorderService: Service {
         self.capture = capture
         self.scanner = scanner ?? ScannerService(bus: bus)
         (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
-        recordings = RecordingStore(database: store.database)
+        let recordings = RecordingStore(database: store.database)
+        self.recordings = recordings
         outbox = Outbox(database: store.database)
         stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
         self.configuration = configuration
@@ -76,12 +77,12 @@ actor RecorderService: Service {
         self.samplesCommitted = samplesCommitted
         let reading = clock.read()
         healthSince = clock.boot()
-        let heartbeat = (try? recordings.heartbeat) ?? nil
-        core = RecordingCore(intent: (try? recordings.intent) ?? .disarmed, lastCollected: heartbeat?.onBootClock(reading),
+        let heartbeat = BestEffort.read("the heartbeat", or: nil) { try recordings.heartbeat }
+        core = RecordingCore(intent: BestEffort.read("the intent", or: .disarmed) { try recordings.intent }, lastCollected: heartbeat?.onBootClock(reading),
                              gapThreshold: configuration.recording.gapThreshold.seconds,
                              trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions)
         // A trip the last process left open goes on if the beacon is back in time.
-        if let open = ((try? recordings.trips()) ?? []).last, open.end == nil {
+        if let open = BestEffort.read("the trips", or: [], { try recordings.trips() }).last, open.end == nil {
             let lastSeen = heartbeat?.onBootClock(reading) ?? 0
             let length = max(0, (heartbeat?.wall ?? open.start.timeIntervalSince1970) - open.start.timeIntervalSince1970)
             core.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
@@ -89,12 +90,15 @@ actor RecorderService: Service {
         }
     }
 
+    /// The pairings as stored now; none if the store cannot be read.
+    var pairings: [Pairing] { BestEffort.read("the pairings", or: []) { try PairingStore(database: store.database).all() } }
+
     /// Now on the boot clock: the timeline of trips, presence and gaps.
     var now: Double { stamper.clock.boot() }
 
     func storeHeartbeat(_ boot: Double) {
         let stamped = stamper.stamp(boot)
-        try? recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID))
+        BestEffort.write("store the heartbeat") { try recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID)) }
     }
 
     var running: Bool { core.running }
@@ -124,7 +128,7 @@ actor RecorderService: Service {
             facts.silenceSeconds = silence.seconds
             facts.recoveryStep = health.stepSinceAdvert
         }
-        facts.needsPowerCycle = ((try? store.radioNeedsPowerCycle()) ?? nil) != nil
+        facts.needsPowerCycle = BestEffort.read("the radio's events", or: nil) { try store.radioNeedsPowerCycle() } != nil
         facts.authorized = await isAuthorized()
         return facts
     }
@@ -144,7 +148,7 @@ actor RecorderService: Service {
 
     /// The intent as persisted, the session, and `missing`; a capture keeps them for replay.
     func conditions(missing: [Requirement]) async -> RecordingCore.Conditions {
-        let conditions = RecordingCore.Conditions(intent: (try? recordings.intent) ?? core.intent, authorized: await isAuthorized(), missing: missing)
+        let conditions = RecordingCore.Conditions(intent: BestEffort.read("the intent", or: core.intent) { try recordings.intent }, authorized: await isAuthorized(), missing: missing)
         capture?.state(conditions.captured)
         return conditions
     }
@@ -173,7 +177,7 @@ actor RecorderService: Service {
     }
 
     private func startRuntime() async {
-        let paired = PairedDevices(((try? PairingStore(database: store.database).all()) ?? []))
+        let paired = PairedDevices(pairings)
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.monitorPatterns = paired.monitorPatterns
         let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)

@@ -29,9 +29,10 @@ struct RequirementCheck {
             Log.notice("requirement restored: \(requirement.rawValue)")
         }
         if sorted.isEmpty { Log.notice("all requirements present") }
-        try? store.record(Event(.requirementsMissing, [.missing: sorted.map(\.rawValue).joined(separator: " ")]))
-        try? bus?.emitPropertiesChanged(
-            path: ControlInterface.path, interface: ControlInterface.interface,
-            changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])
+        store.note(Event(.requirementsMissing, [.missing: sorted.map(\.rawValue).joined(separator: " ")]))
+        BestEffort.write("signal the requirements") {
+            try bus?.emitPropertiesChanged(path: ControlInterface.path, interface: ControlInterface.interface,
+                                           changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])
+        }
     }
 }

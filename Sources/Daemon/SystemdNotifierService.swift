@@ -1,3 +1,4 @@
+import Basics
 import Gateway
 import Lifecycle
 
@@ -21,7 +22,7 @@ struct SystemdNotifierService: Service {
         let period = Duration.microseconds(Int64(clamping: watchdogMicroseconds / 2))
         while !Task.isCancelled {
             SystemdNotifier.notify("WATCHDOG=1")
-            try? await Task.sleep(for: period)
+            guard await ContinuousClock().pause(for: period) else { break }
         }
     }
 }

@@ -84,7 +84,7 @@ actor Uplink {
             deviceID: deviceID, topicPrefix: configuration.mqttTopicPrefix(deviceID: deviceID), batchCount: upload.batchSize,
             batchBytes: Int(upload.batchBytes), discovery: configuration.homeAssistantDiscovery(deviceID: deviceID), retryCap: upload.retryCap)
         options.commands = configuration.mqtt.commands
-        let labels = (try? PairingStore(database: store.database).sensorLabels()) ?? SensorLabels([])
+        let labels = BestEffort.read("the sensor labels", or: SensorLabels([])) { try PairingStore(database: store.database).sensorLabels() }
         return try MQTTPublisher(settings: settings, outbox: Outbox(database: store.database, sinks: upload.sinks), options: options, labels: labels,
                                  clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
     }
@@ -112,7 +112,7 @@ actor Uplink {
                 case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
                 case .dataDropped(let range):
                     Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
-                    try? store.record(Event(.dataDropped, [
+                    store.note(Event(.dataDropped, [
                         .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
                         .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
                     ]))
@@ -169,7 +169,7 @@ actor Uplink {
             settingsTimer = Task {
                 while !Task.isCancelled {
                     let jitter = Double.random(in: 0.9...1.1)
-                    guard (try? await Task.sleep(for: interval * jitter)) != nil else { return }
+                    guard await ContinuousClock().pause(for: interval * jitter) else { return }
                     await self.fetchSettings()
                 }
             }
