@@ -79,11 +79,30 @@ let package = Package(
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
         .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
 
-        // What the daemon and the CLI share: configuration, the store,
-        // pairings, requirement probes, the session factory, the command line.
+        // The command line's plumbing: commands, options, exit codes, the version.
+        .target(name: "Command", dependencies: ["Basics"], swiftSettings: strict),
+        // Configuration: the file, its schema (the one source of every default), the fleet's pushed settings.
+        .target(
+            name: "Config",
+            dependencies: ["Command", "Store", "Session", "Upload", "MQTT", "Location", "BlueZ", "BluetoothKernel", "Recording", "Logging", "Basics"],
+            swiftSettings: strict
+        ),
+        // Paired beacons and tags: their store, matching sightings against them, private address resolution.
+        .target(
+            name: "Pairings",
+            dependencies: ["Vocabulary", "Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Recording", "Storage", "Telemetry", "Logging"],
+            swiftSettings: strict
+        ),
+        // The gateway's store: its schema and migrations, the wipe list, trips, events, the heartbeat.
+        .target(
+            name: "Store",
+            dependencies: ["Vocabulary", "Command", "Pairings", "Advertisements", "Session", "Upload", "Storage", "Telemetry", "Logging", "Basics"],
+            swiftSettings: strict
+        ),
+        // What the daemon and the CLI share on top of those: the requirement probes and the session factory.
         .target(
             name: "Gateway",
-            dependencies: ["Vocabulary", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Config", "Store", "Session", "HTTP", "Upload", "DBus", "BlueZ", "Location", "Logging"],
             swiftSettings: strict
         ),
         // What carries out the recording core's actions, for the daemon and
@@ -91,25 +110,25 @@ let package = Package(
         // the radio's health meter.
         .target(
             name: "Recorder",
-            dependencies: ["Vocabulary", "Gateway", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Gateway", "Store", "Pairings", "Command", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // `waymark replay`: the recording core driven from a capture on a virtual clock.
         .target(
             name: "Replay",
-            dependencies: ["Vocabulary", "Recorder", "Gateway", "Capture", "Location", "Storage", "Upload", "Recording", "Telemetry", "Basics"],
+            dependencies: ["Vocabulary", "Recorder", "Gateway", "Config", "Store", "Pairings", "Capture", "Location", "Storage", "Upload", "Recording", "Telemetry", "Basics", "BlueZ", "Logging"],
             swiftSettings: strict
         ),
         // `waymark run`: the composition root and its services.
         .target(
             name: "Daemon",
-            dependencies: ["Vocabulary", "Recorder", "Gateway", "Capture", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Recorder", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "DBus", "Storage", "BlueZ", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Every other command, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Vocabulary", "Gateway", "Capture", "Daemon", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "Daemon", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
@@ -117,11 +136,11 @@ let package = Package(
         .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "HTTP", "Peers"],
+            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "Config", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 
@@ -139,12 +158,12 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "TelemetryTests", dependencies: ["Vocabulary", "Telemetry", "Advertisements", "Basics"], swiftSettings: strict),
         .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Upload", "Telemetry", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Vocabulary", "Telemetry", "Advertisements", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["Vocabulary", "BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
@@ -159,7 +178,7 @@ let package = Package(
         .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "Daemon", "CLI", "Capture", "Storage", "DBus", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Upload", "MQTT", "Telemetry", "Basics", "PeerHarness"],
+            dependencies: ["Gateway", "Config", "Store", "Pairings", "Command", "Daemon", "CLI", "Capture", "Storage", "DBus", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Upload", "Telemetry", "Basics", "PeerHarness", "Cipher", "Recording", "Vocabulary"],
             // A store the previous release wrote, read from the checkout by the migration test.
             exclude: ["PreviousRelease"], swiftSettings: strict
         ),

@@ -1,6 +1,6 @@
 import Advertisements
+import Config
 import Foundation
-import Gateway
 import Peers
 import Recording
 import Storage

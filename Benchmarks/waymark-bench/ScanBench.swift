@@ -1,9 +1,9 @@
 import Advertisements
 import BlueZ
 import BluetoothKernel
+import Config
 import DBus
 import Foundation
-import Gateway
 import Peers
 
 /// Issue-3 figures: adverts decoded per second per format against the PyPI

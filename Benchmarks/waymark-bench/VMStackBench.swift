@@ -1,7 +1,7 @@
 import Basics
 import BlueZ
+import Config
 import DBus
-import Gateway
 import Foundation
 import Peers
 

@@ -3,11 +3,14 @@ import Basics
 import BlueZ
 import BluetoothKernel
 import Cipher
+import Command
+import Config
 import DBus
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Logging
+import Pairings
+import Store
 import Vocabulary
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.

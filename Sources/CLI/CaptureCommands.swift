@@ -1,15 +1,18 @@
 import Basics
 import BlueZ
 import Capture
+import Command
+import Config
 import Daemon
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Location
 import Logging
+import Pairings
 import Recorder
 import Replay
 import Session
+import Store
 import Telemetry
 import Vocabulary
 

@@ -1,4 +1,5 @@
-import Gateway
+import Command
+import Config
 
 /// The man page and the bash completion, both made from the command table,
 /// so neither can drift from `--help`. The Debian package carries them.

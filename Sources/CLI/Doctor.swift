@@ -1,6 +1,8 @@
 import Basics
 import BlueZ
 import BluetoothKernel
+import Command
+import Config
 import DBus
 import FoundationEssentials
 import Gateway
@@ -11,6 +13,7 @@ import Logging
 import MQTT
 import Session
 import Storage
+import Store
 import Vocabulary
 
 /// `waymark doctor [--json]`: every requirement checked, with a fix for each

@@ -1,12 +1,13 @@
 import Basics
+import Command
 import DBus
 import Daemon
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Location
 import Logging
 import Storage
+import Store
 
 /// `events [--follow] [--json]`: the event log from the store, then (with
 /// `--follow`) the daemon's `Event` signals as they come.

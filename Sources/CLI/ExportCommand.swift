@@ -1,8 +1,9 @@
 import Basics
+import Command
 import FoundationEssentials
-import Gateway
 import Location
 import Logging
+import Store
 
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.
 enum ExportCommand {

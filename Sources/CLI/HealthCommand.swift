@@ -1,8 +1,9 @@
 import Basics
+import Command
+import Config
 import DBus
 import Daemon
 import FoundationEssentials
-import Gateway
 import Logging
 import Vocabulary
 

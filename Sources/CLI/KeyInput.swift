@@ -1,6 +1,7 @@
 import Advertisements
+import Command
+import Config
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Logging
 

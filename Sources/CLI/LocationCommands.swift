@@ -1,5 +1,6 @@
+import Command
+import Config
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Location
 import Logging

@@ -1,6 +1,8 @@
-import Gateway
+import Command
+import Config
 import Logging
 import MQTT
+import Store
 
 /// `waymark mqtt test`: connects with the configured settings, reads the
 /// retained availability, publishes it back and reads it again. Each

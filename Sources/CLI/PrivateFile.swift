@@ -1,5 +1,5 @@
 import Basics
-import Gateway
+import Command
 import Logging
 
 /// Writes a file of the user's private data (a track, a report): mode 0600

@@ -1,8 +1,9 @@
 import Basics
+import Command
 import FoundationEssentials
-import Gateway
 import Location
 import Logging
+import Store
 import Upload
 
 /// `queue`, `queue retry-dead` and `queue flush`.

@@ -1,7 +1,7 @@
-import Daemon
+import Command
 import DBus
+import Daemon
 import FoundationEssentials
-import Gateway
 import Logging
 import Telemetry
 

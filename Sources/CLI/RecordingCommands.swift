@@ -1,9 +1,10 @@
 import Basics
+import Command
 import FoundationEssentials
-import Gateway
 import Location
 import Logging
 import Recording
+import Store
 import Vocabulary
 
 /// `start`, `stop` and `trips`.

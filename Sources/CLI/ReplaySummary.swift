@@ -2,8 +2,8 @@ import Basics
 import Capture
 import Daemon
 import FoundationEssentials
-import Gateway
 import Replay
+import Store
 import Telemetry
 
 /// What `waymark replay` prints.

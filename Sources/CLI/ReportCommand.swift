@@ -1,7 +1,9 @@
 import Basics
+import Command
+import Config
 import FoundationEssentials
-import Gateway
 import Logging
+import Store
 
 /// `waymark report --trip ID [--out FILE.html]`.
 enum ReportCommand {

@@ -1,4 +1,5 @@
 import BlueZ
+import Config
 import DBus
 import Gateway
 internal import Glibc

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Gateway
+import Pairings
 import Vocabulary
 
 /// The live table `waymark scan` redraws on a terminal: one row per device

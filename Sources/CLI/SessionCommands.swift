@@ -1,3 +1,4 @@
+import Command
 import DBus
 import Daemon
 import FoundationEssentials
@@ -8,6 +9,7 @@ import Logging
 import QRCode
 import Recording
 import Session
+import Store
 import Vocabulary
 
 /// `login`, `logout` and `whoami`.

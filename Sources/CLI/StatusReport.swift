@@ -1,11 +1,13 @@
+import Command
+import Config
 import DBus
 import Daemon
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Recording
 import Session
 import Storage
+import Store
 import Vocabulary
 
 /// What `waymark status` shows: from the running daemon when it is on the

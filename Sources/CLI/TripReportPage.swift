@@ -1,7 +1,8 @@
 import Basics
+import Command
 import FoundationEssentials
-import Gateway
 import Glibc
+import Store
 import Telemetry
 import Vocabulary
 

@@ -1,9 +1,11 @@
 internal import CSystem
+import Command
+import Config
 import Daemon
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import Logging
+import Store
 
 /// The `waymark` command line: a table of subcommands and a small parser.
 public enum WaymarkCLI {

@@ -1,6 +1,6 @@
 import BlueZ
+import Command
 import DBus
-import Gateway
 import Recording
 import Telemetry
 import Upload

@@ -1,5 +1,4 @@
 import DBus
-import Gateway
 import Lifecycle
 import Logging
 

@@ -1,9 +1,11 @@
+import Command
+import Config
 import DBus
-import Gateway
 import Lifecycle
 import Logging
 import Session
 import Storage
+import Store
 import Vocabulary
 
 /// The daemon's one decision loop. Every wake (a reload, a requirement that

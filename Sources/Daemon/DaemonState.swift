@@ -1,4 +1,3 @@
-import Gateway
 internal import Glibc
 import Location
 import Recording

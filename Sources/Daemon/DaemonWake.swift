@@ -1,4 +1,3 @@
-import Gateway
 import Recording
 import Session
 import Vocabulary

@@ -1,6 +1,8 @@
 import Capture
+package import Command
+package import Config
 import DBus
-package import Gateway
+import Gateway
 internal import Glibc
 import Lifecycle
 import Logging
@@ -9,6 +11,7 @@ import Recorder
 import Recording
 import Session
 import Storage
+import Store
 import Upload
 import Vocabulary
 

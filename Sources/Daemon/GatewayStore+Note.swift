@@ -1,4 +1,4 @@
-import Gateway
+import Store
 import Vocabulary
 
 extension GatewayStore {

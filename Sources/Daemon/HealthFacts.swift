@@ -1,5 +1,4 @@
 package import DBus
-import Gateway
 
 /// What the running daemon says about itself for `waymark health`, over
 /// its control interface (`Health`, an `a{sv}`). The verdict is the

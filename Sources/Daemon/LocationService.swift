@@ -1,5 +1,5 @@
 import Capture
-import Gateway
+import Config
 import Lifecycle
 import Location
 import Recorder

@@ -1,11 +1,11 @@
 import Basics
 import Capture
 import DBus
-import Gateway
 import Logging
 import Recorder
 import Recording
 import Storage
+import Store
 import Telemetry
 import Upload
 import Vocabulary

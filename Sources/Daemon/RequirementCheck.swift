@@ -1,7 +1,9 @@
+import Config
 import DBus
 import Gateway
 import Location
 import Logging
+import Store
 import Vocabulary
 
 /// Re-checks every requirement; logs, stores and announces a change.

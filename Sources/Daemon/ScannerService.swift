@@ -1,6 +1,5 @@
 import BlueZ
 import DBus
-import Gateway
 import Lifecycle
 import Logging
 

@@ -1,5 +1,4 @@
 import DBus
-import Gateway
 internal import Glibc
 import Lifecycle
 import Logging

@@ -1,4 +1,3 @@
-import Gateway
 internal import Glibc
 
 /// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`.

@@ -1,5 +1,4 @@
 import Basics
-import Gateway
 import Lifecycle
 
 /// Tells systemd the daemon is ready (it starts last), pings its watchdog

@@ -1,10 +1,13 @@
 import Basics
+import Config
 import FoundationEssentials
 import Gateway
 import Location
 import Logging
 import MQTT
+import Pairings
 import Session
+import Store
 import Telemetry
 import Upload
 import Vocabulary

@@ -1,4 +1,3 @@
-import Gateway
 import MQTT
 import Telemetry
 import Upload

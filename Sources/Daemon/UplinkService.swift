@@ -1,4 +1,3 @@
-import Gateway
 import Lifecycle
 
 /// The session and the upload queue (see `Uplink`), first up at launch so

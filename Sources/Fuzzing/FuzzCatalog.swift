@@ -1,6 +1,7 @@
 internal import Advertisements
 internal import Basics
 internal import BluetoothKernel
+import Config
 internal import FoundationEssentials
 internal import Gateway
 internal import HTTP

@@ -1,10 +1,13 @@
 package import Basics
 package import BlueZ
 package import Capture
+import Command
 import FoundationEssentials
-package import Gateway
+import Gateway
 import Logging
+import Pairings
 import Storage
+package import Store
 
 /// Where the daemon (and `waymark record`) write what they hear: each
 /// record is stamped with both clocks as it is written.

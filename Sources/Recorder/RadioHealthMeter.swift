@@ -1,5 +1,6 @@
 import BlueZ
-package import Gateway
+import Gateway
+package import Pairings
 import Synchronization
 package import Telemetry
 package import Vocabulary

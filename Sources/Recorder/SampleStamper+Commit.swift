@@ -1,7 +1,8 @@
 import Basics
-package import Gateway
+import Gateway
 package import Recording
 import Storage
+package import Store
 package import Telemetry
 package import Upload
 package import Vocabulary

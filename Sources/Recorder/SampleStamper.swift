@@ -1,7 +1,8 @@
 package import Basics
-package import Gateway
+import Gateway
 import Logging
 package import Recording
+package import Store
 package import Telemetry
 package import Upload
 

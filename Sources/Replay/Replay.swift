@@ -1,13 +1,16 @@
 import Basics
 import BlueZ
 package import Capture
+package import Config
 import FoundationEssentials
-package import Gateway
+import Gateway
 import Location
 import Logging
+package import Pairings
 import Recorder
 import Recording
 import Storage
+package import Store
 import Telemetry
 import Upload
 import Vocabulary

@@ -1,5 +1,6 @@
 package import Capture
-package import Gateway
+import Gateway
+package import Store
 package import Telemetry
 
 /// What a replay read and recorded.

@@ -1,3 +1,4 @@
+@testable import BluetoothKernel
 import Foundation
 @testable import Gateway
 import PeerHarness

@@ -1,9 +1,11 @@
 import Advertisements
 import BlueZ
+import Config
 import DBus
 import Foundation
-@testable import Gateway
+import Pairings
 import PeerHarness
+import Store
 import Testing
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`, run as the real binary.

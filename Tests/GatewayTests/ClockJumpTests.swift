@@ -1,11 +1,13 @@
 import Basics
+import Config
 @testable import Daemon
 import Foundation
-@testable import Gateway
 import Location
+import Pairings
 import PeerHarness
 import Recording
 import Storage
+import Store
 import Telemetry
 import Testing
 import Upload

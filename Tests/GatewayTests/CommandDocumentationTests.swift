@@ -1,6 +1,6 @@
 @testable import CLI
+import Command
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

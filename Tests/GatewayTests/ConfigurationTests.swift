@@ -1,6 +1,6 @@
 import Basics
 import BlueZ
-@testable import Gateway
+import Config
 import Location
 import PeerHarness
 import Testing

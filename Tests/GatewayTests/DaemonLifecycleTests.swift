@@ -1,5 +1,4 @@
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

@@ -1,9 +1,11 @@
+import Config
 @testable import Daemon
 import Foundation
-@testable import Gateway
+import Pairings
 import PeerHarness
 import Recording
 import Storage
+import Store
 import Telemetry
 import Testing
 import Upload

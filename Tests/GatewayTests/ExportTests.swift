@@ -1,7 +1,7 @@
-import Foundation
 @testable import CLI
-@testable import Gateway
+import Foundation
 import PeerHarness
+@testable import Store
 import Testing
 
 /// `waymark export`, read back by a third-party reader: gpsbabel.

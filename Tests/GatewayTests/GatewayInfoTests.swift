@@ -1,5 +1,5 @@
+import Command
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

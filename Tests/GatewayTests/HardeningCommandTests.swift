@@ -1,7 +1,8 @@
+import Config
 import Foundation
-@testable import Gateway
 import PeerHarness
 import Storage
+@testable import Store
 import Testing
 
 /// The command line against what someone else (or a careless root) left:

@@ -1,8 +1,9 @@
 @testable import CLI
-@testable import Daemon
+import Command
+import Config
 import DBus
+@testable import Daemon
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

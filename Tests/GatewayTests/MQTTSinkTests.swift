@@ -1,7 +1,7 @@
 import Advertisements
+import Command
 import DBus
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

@@ -1,7 +1,7 @@
 import Advertisements
 import BlueZ
 import Foundation
-import Gateway
+import Pairings
 import Testing
 import Vocabulary
 

@@ -1,6 +1,6 @@
 import Foundation
-@testable import Gateway
 import PeerHarness
+import Store
 import Testing
 
 /// A store made by the previous release opened by this one: migrated, with

@@ -3,7 +3,7 @@ import BlueZ
 import BluetoothKernel
 import Cipher
 import Foundation
-@testable import Gateway
+import Pairings
 import Recording
 import Testing
 import Vocabulary

@@ -1,9 +1,9 @@
 import Basics
 import DBus
 import Foundation
-import Gateway
 import PeerHarness
 import Storage
+import Store
 import Telemetry
 import Testing
 import Upload

@@ -1,7 +1,6 @@
 import Advertisements
 import DBus
 import Foundation
-import Gateway
 import PeerHarness
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-@testable import Gateway
 import PeerHarness
 import Storage
+import Store
 import Testing
 
 /// An A/B rollback brings back the previous binary with the store the new

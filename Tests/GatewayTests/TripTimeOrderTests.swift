@@ -1,11 +1,11 @@
 import Basics
+@testable import Daemon
 import Foundation
 import Location
-@testable import Daemon
-@testable import Gateway
 import PeerHarness
 import Recording
 import Storage
+import Store
 import Telemetry
 import Testing
 

@@ -1,11 +1,12 @@
 import Basics
+import Command
 import FoundationEssentials
 import Glibc
 import Upload
 
 extension Configuration {
     /// Where the daemon and the CLI look when `--config` is not given.
-    public static let defaultPath = "/etc/waymark/waymark.conf"
+    public static let defaultPath = Waymark.defaultConfigPath
     package static let maximumSize = 1 << 20
 
     /// Loads the config file. A missing file at the default path means all

@@ -1,3 +1,4 @@
+import Command
 package import MQTT
 
 extension Configuration {

@@ -1,3 +1,4 @@
+package import Command
 import Glibc
 import Logging
 import Storage

@@ -1,7 +1,7 @@
 /// A parsed command line: the global options, then one subcommand's options
 /// and positional arguments.
 package struct Invocation: Sendable {
-    package var configPath = Configuration.defaultPath
+    package var configPath = Waymark.defaultConfigPath
     /// Whether `--config` named the file (a missing one is then an error).
     package var configExplicit = false
     package var dataDirectory = Invocation.defaultDataDirectory

@@ -1,3 +1,4 @@
+import Basics
 /// Parsers for the value syntaxes the config file uses. Each returns nil for
 /// text it does not accept; the caller turns that into a located error.
 package enum ConfigValue {

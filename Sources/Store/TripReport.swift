@@ -1,5 +1,6 @@
 import Basics
 import FoundationEssentials
+import Pairings
 import Storage
 package import Telemetry
 

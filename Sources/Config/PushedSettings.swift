@@ -1,4 +1,5 @@
 public import Session
+package import Store
 
 /// The settings the fleet pushes (`GET /v1/settings`), as one overlay on the
 /// local configuration. Each goes through the config file's own key in
@@ -28,7 +29,7 @@ public struct PushedSettings: Sendable, Equatable {
     }
 
     /// The settings last fetched from the fleet, as the store holds them.
-    public init(storedIn store: GatewayStore) {
+    package init(storedIn store: GatewayStore) {
         self.init((try? SessionStore(database: store.database).settings()) ?? nil)
     }
 

@@ -1,9 +1,12 @@
+import Basics
 internal import FoundationEssentials
 internal import Glibc
 
 /// Facts about this build.
 public enum Waymark {
     public static let version = "0.1.0"
+    /// The configuration file, unless `--config` names another.
+    public static let defaultConfigPath = "/etc/waymark/waymark.conf"
 
     /// Where the Debian package records its own version (`hardware/debian/package.sh`).
     public static let packageVersionFile = "/usr/lib/waymark/package-version"

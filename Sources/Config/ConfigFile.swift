@@ -1,3 +1,4 @@
+import Basics
 /// The INI dialect of BlueZ's main.conf and systemd units: `[Section]`
 /// headers, `Key = value` lines, and `#` or `;` comments on lines of their own.
 package struct ConfigFile {
@@ -45,19 +46,5 @@ package struct ConfigFile {
             }
             entries.append(Entry(section: section, key: key, value: value, line: number))
         }
-    }
-}
-
-extension StringProtocol {
-    package func trimmingWhitespace() -> String {
-        var start = startIndex, end = endIndex
-        while start < end, self[start].isWhitespace { start = index(after: start) }
-        while end > start, self[index(before: end)].isWhitespace { end = index(before: end) }
-        return String(self[start..<end])
-    }
-
-    /// Quoted for a one-line error message: at most 60 characters of it.
-    package var quotedForMessage: String {
-        count > 60 ? String(prefix(60)).debugDescription + "…" : String(self).debugDescription
     }
 }

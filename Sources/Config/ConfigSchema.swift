@@ -1,6 +1,6 @@
 import BlueZ
-import Logging
 import Location
+import Logging
 import Session
 import Upload
 

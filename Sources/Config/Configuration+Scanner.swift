@@ -1,4 +1,5 @@
 public import BlueZ
+import BluetoothKernel
 
 extension Configuration.Bluetooth {
     /// The scanner's options from `[Bluetooth]`, with discovery cycled every `cycle`.

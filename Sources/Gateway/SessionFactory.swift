@@ -1,8 +1,10 @@
+package import Config
 import FoundationEssentials
 import Glibc
 import HTTP
 import Logging
 package import Session
+package import Store
 
 /// Builds the session manager from the config and the store: reads the client
 /// secret file, and wires URL checks and the remote wipe.
