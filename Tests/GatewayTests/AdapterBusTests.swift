@@ -1,6 +1,6 @@
 @testable import BluetoothKernel
-import Foundation
 @testable import Gateway
+import Foundation
 import PeerHarness
 import Testing
 

@@ -76,7 +76,7 @@ struct PowerCutTests {
             try FileManager.default.copyItem(atPath: Checkout.path("Tests/VM/" + script.key), toPath: job.file(script.value))
         }
         try FileManager.default.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
-        try FileManager.default.copyItem(atPath: Checkout.path("Tests/GatewayTests/PreviousRelease/store-schema10.db"), toPath: job.file("store-schema10.db"))
+        try FileManager.default.copyItem(atPath: Checkout.path("Tests/StoreTests/PreviousRelease/store-schema10.db"), toPath: job.file("store-schema10.db"))
         let hostConfig = try provider.waymarkConfig(backend: backend, secretFile: job.file("client-secret"))
         try hostConfig.write(toFile: job.file("host.conf"), atomically: true, encoding: .utf8)
         try (hostConfig.replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret") + """

@@ -11,7 +11,7 @@ import Testing
 /// `waymark run` for 6 s with no system bus and the backend gone, which
 /// left 3 samples queued; then checkpointed and vacuumed.
 struct PreviousReleaseStoreTests {
-    static let fixture = Checkout.path("Tests/GatewayTests/PreviousRelease/store-schema10.db")
+    static let fixture = Checkout.path("Tests/StoreTests/PreviousRelease/store-schema10.db")
     static let tables = ["outbox", "trip", "trip_point", "pairing", "session", "event", "meta"]
 
     @Test func aStoreThePreviousReleaseWroteMigratesAndKeepsEverything() throws {
