@@ -150,8 +150,8 @@ actor RecorderService: Service {
     }
 
     /// The intent as persisted, the session, and `missing`; a capture keeps them for replay.
-    func conditions(missing: [Requirement]) async -> RecordingCore.Conditions {
-        let conditions = RecordingCore.Conditions(intent: BestEffort.read("the intent", or: core.intent) { try recordings.intent }, authorized: await isAuthorized(), missing: missing)
+    func conditions(missing: [Requirement]) async -> RecordingConditions {
+        let conditions = RecordingConditions(intent: BestEffort.read("the intent", or: core.intent) { try recordings.intent }, authorized: await isAuthorized(), missing: missing)
         capture?.state(conditions.captured)
         return conditions
     }

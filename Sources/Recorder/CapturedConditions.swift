@@ -4,7 +4,7 @@ package import Vocabulary
 
 /// A reconcile's conditions as a capture keeps them, so that replay
 /// reconciles as the daemon did.
-extension RecordingCore.Conditions {
+extension RecordingConditions {
     package var captured: CaptureState {
         .requirements(missing: missing, intent: intent, authorized: authorized)
     }

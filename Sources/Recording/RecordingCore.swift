@@ -12,24 +12,10 @@ public import Vocabulary
 /// - Observations count only while running and awake; a fix only from 2D up.
 /// - The trip recorder turns them into trips and samples.
 public struct RecordingCore: Sendable, Equatable {
-    /// What a reconcile weighs: the persisted intent, the session, and the
-    /// requirements missing now.
-    public struct Conditions: Sendable, Equatable {
-        public var intent: RecordingIntent
-        public var authorized: Bool
-        public var missing: [Requirement]
-
-        public init(intent: RecordingIntent, authorized: Bool, missing: [Requirement]) {
-            self.intent = intent
-            self.authorized = authorized
-            self.missing = missing
-        }
-    }
-
     public enum Input: Sendable, Equatable {
         /// Launch, a reload, `start`/`stop`, a login or logout, a requirement
-        /// that changed: match the runtime to `Conditions`.
-        case reconcile(Conditions, at: Double)
+        /// that changed: match the runtime to `RecordingConditions`.
+        case reconcile(RecordingConditions, at: Double)
         /// A paired device's sighting or a fix.
         case observed(Observation)
         /// Time has passed without an observation.
@@ -41,7 +27,7 @@ public struct RecordingCore: Sendable, Equatable {
         /// logind's PrepareForSleep(true): nothing is collected until `wake`.
         case sleep(at: Double)
         /// The system woke: a reconcile that measures the sleep from the heartbeat.
-        case wake(Conditions, at: Double)
+        case wake(RecordingConditions, at: Double)
     }
 
     public enum Action: Sendable, Equatable {
@@ -67,13 +53,13 @@ public struct RecordingCore: Sendable, Equatable {
     public private(set) var storageFull = false
     /// The newest fix taken while running.
     public private(set) var lastFix: Fix?
-    private var conditions: Conditions
+    private var conditions: RecordingConditions
     private var heartbeatStored: Double?
 
     public init(intent: RecordingIntent, lastCollected: Double?, gapThreshold: Double, trips: TripDetector.Options, samples: SamplePolicy.Options) {
         reconciler = Reconciler(intent: intent, lastCollected: lastCollected, gapThreshold: gapThreshold)
         self.trips = TripRecorder(trips: trips, samples: samples)
-        conditions = Conditions(intent: intent, authorized: false, missing: [])
+        conditions = RecordingConditions(intent: intent, authorized: false, missing: [])
     }
 
     /// Continues a trip a previous process left open (see `TripDetector.restore`).
@@ -88,7 +74,7 @@ public struct RecordingCore: Sendable, Equatable {
     /// When `tick` has something to decide next.
     public var nextDeadline: Double? { trips.nextDeadline }
     /// The conditions of the last reconcile.
-    public var lastConditions: Conditions { conditions }
+    public var lastConditions: RecordingConditions { conditions }
 
     public var gapThreshold: Double {
         get { reconciler.gapThreshold }
@@ -127,7 +113,7 @@ public struct RecordingCore: Sendable, Equatable {
         }
     }
 
-    private mutating func reconcile(_ conditions: Conditions, at now: Double) -> [Action] {
+    private mutating func reconcile(_ conditions: RecordingConditions, at now: Double) -> [Action] {
         self.conditions = conditions
         reconciler.intent = conditions.intent
         // Running and awake, the gateway could collect all along, even with

@@ -106,7 +106,7 @@ package struct Replay {
         case .state(let captured):
             switch captured {
             case .requirements(let missing, let intent, let authorized):
-                try handle(.reconcile(RecordingCore.Conditions(missing: missing, capturedIntent: intent, authorized: authorized), at: at), &state)
+                try handle(.reconcile(RecordingConditions(missing: missing, capturedIntent: intent, authorized: authorized), at: at), &state)
             // A capture without conditions (`waymark record`, an older
             // daemon's): the runtime ran between these.
             case .running(let on) where on != state.core.running:

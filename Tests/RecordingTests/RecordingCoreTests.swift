@@ -4,7 +4,7 @@ import Testing
 import Vocabulary
 
 struct RecordingCoreTests {
-    static let ready = RecordingCore.Conditions(intent: .armed, authorized: true, missing: [])
+    static let ready = RecordingConditions(intent: .armed, authorized: true, missing: [])
 
     static func core(gap: Double = 60) -> RecordingCore {
         RecordingCore(intent: .disarmed, lastCollected: nil, gapThreshold: gap,
