@@ -118,7 +118,7 @@ enum BluetoothCommands {
         if live {
             var table = ScanTable()
             var lastDraw = Date.distantPast
-            for await sighting in session.sightings(for: duration) {
+            await session.forEachSighting(for: duration) { sighting in
                 table.add(DecodedSighting(sighting, paired: paired))
                 let now = Date()
                 if now.timeIntervalSince(lastDraw) >= 0.5 {
@@ -243,9 +243,9 @@ enum BluetoothCommands {
             return nil
         }
         var best: [DeviceIdentity: DecodedSighting] = [:]
-        for await sighting in session.sightings(for: within) {
+        await session.forEachSighting(for: within) { sighting in
             let decoded = DecodedSighting(sighting)
-            guard let identity = decoded.identity else { continue }
+            guard let identity = decoded.identity else { return }
             if (best[identity]?.rssi ?? -999) <= (decoded.rssi ?? -999) { best[identity] = decoded }
         }
         await session.stop()

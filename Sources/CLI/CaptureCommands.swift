@@ -146,7 +146,7 @@ enum CaptureCommands {
         capture.state(.running(true))
         if let reception = await session.scanner.reception { capture.state(.scanMode(reception.mode.rawValue)) }
         var adverts = 0
-        for await sighting in session.sightings(for: duration) {
+        await session.forEachSighting(for: duration) { sighting in
             capture.advert(sighting, adapter: adapter)
             adverts += 1
         }

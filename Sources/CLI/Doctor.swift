@@ -161,21 +161,29 @@ enum Doctor {
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
         await reader.start()
         let events = reader.events
-        let best = Task {
-            var last = LocationState.unreachable
-            for await event in events {
-                guard case .state(let current) = event else { continue }
-                last = current
-                if current == .fix { break }
+        // The states until a fix, or until the reader is stopped after 3 s.
+        let state = await withTaskGroup(of: LocationState?.self) { group in
+            group.addTask {
+                var last = LocationState.unreachable
+                for await event in events {
+                    guard case .state(let current) = event else { continue }
+                    last = current
+                    if current == .fix { break }
+                }
+                return last
             }
-            return last
+            group.addTask {
+                if await ContinuousClock().pause(for: .seconds(3)) { await reader.stop() }
+                return nil
+            }
+            var best = LocationState.unreachable
+            for await state in group {
+                guard let state else { continue }
+                best = state
+                group.cancelAll()
+            }
+            return best
         }
-        let timeout = Task {
-            try? await Task.sleep(for: .seconds(3))
-            await reader.stop()
-        }
-        let state = await best.value
-        timeout.cancel()
         await reader.stop()
         let source = configuration.location.source.description
         return [

@@ -1,3 +1,4 @@
+import Basics
 import Command
 import Config
 import Logging
@@ -61,53 +62,48 @@ enum MQTTCommand {
         // The client's events, and nil once 10 s have passed.
         let (merged, feed) = AsyncStream.makeStream(of: MQTTClient.Event?.self)
         let source = client.events
-        let forward = Task { for await event in source { feed.yield(event) } }
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(10))
-            feed.yield(nil)
-        }
-        defer { forward.cancel(); deadline.cancel() }
-        var events = merged.makeAsyncIterator()
-        func next() async -> MQTTClient.Event? { (await events.next()) ?? nil }
-        client.connect()
-        switch await next() {
-        case .connected: break
-        case .connectFailed(let error), .disconnected(let error?): return .failure(Problem(description: error.description))
-        default: return .failure(Problem(description: "MQTT: no answer from \(settings.host):\(settings.port) in 10 s; check [MQTT] Broker and the firewall"))
-        }
-        var lines = ["connected to \(settings.host):\(settings.port)\(settings.tls ? " over TLS, certificate verified" : "")"]
-        do { try client.subscribe(topic) } catch { return .failure(Problem(description: error.description)) }
-        // A retained value arrives at once if there is one; otherwise "offline".
-        // (The SUBACK is not an event; a short wait for the retained message.)
-        var value = "offline"
-        let look = Task {
-            try? await Task.sleep(for: .seconds(2))
-            feed.yield(.message(topic: "", payload: []))
-        }
-        defer { look.cancel() }
-        while let event = await next() {
-            guard case .message(let from, let payload) = event else { continue }
-            if from == topic { value = String(decoding: payload, as: UTF8.self) }
-            break
-        }
-        let mid: Int32
-        do { mid = try client.publish(topic, Array(value.utf8), retain: true) } catch { return .failure(Problem(description: error.description)) }
-        var acknowledged = false, readBack = false
-        while !(acknowledged && readBack), let event = await next() {
-            switch event {
-            case .published(mid, let reason) where reason >= 0x80:
-                return .failure(Problem(description: MQTTError.refusal(on: topic, reasonCode: reason).description))
-            case .published(mid, _): acknowledged = true
-            case .message(topic, let payload) where String(decoding: payload, as: UTF8.self) == value: readBack = true
-            case .disconnected(let error): return .failure(Problem(description: error?.description ?? "MQTT: the broker closed the connection"))
-            default: break
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in source { feed.yield(event) } }
+            group.addTask { if await ContinuousClock().pause(for: .seconds(10)) { feed.yield(nil) } }
+            defer { group.cancelAll() }
+            var events = merged.makeAsyncIterator()
+            func next() async -> MQTTClient.Event? { (await events.next()) ?? nil }
+            client.connect()
+            switch await next() {
+            case .connected: break
+            case .connectFailed(let error), .disconnected(let error?): return .failure(Problem(description: "\(error)"))
+            default: return .failure(Problem(description: "MQTT: no answer from \(settings.host):\(settings.port) in 10 s; check [MQTT] Broker and the firewall"))
             }
+            var lines = ["connected to \(settings.host):\(settings.port)\(settings.tls ? " over TLS, certificate verified" : "")"]
+            do { try client.subscribe(topic) } catch { return .failure(Problem(description: "\(error)")) }
+            // A retained value arrives at once if there is one; otherwise "offline".
+            // (The SUBACK is not an event; a short wait for the retained message.)
+            var value = "offline"
+            group.addTask { if await ContinuousClock().pause(for: .seconds(2)) { feed.yield(.message(topic: "", payload: [])) } }
+            while let event = await next() {
+                guard case .message(let from, let payload) = event else { continue }
+                if from == topic { value = String(decoding: payload, as: UTF8.self) }
+                break
+            }
+            let mid: Int32
+            do { mid = try client.publish(topic, Array(value.utf8), retain: true) } catch { return .failure(Problem(description: "\(error)")) }
+            var acknowledged = false, readBack = false
+            while !(acknowledged && readBack), let event = await next() {
+                switch event {
+                case .published(mid, let reason) where reason >= 0x80:
+                    return .failure(Problem(description: MQTTError.refusal(on: topic, reasonCode: reason).description))
+                case .published(mid, _): acknowledged = true
+                case .message(topic, let payload) where String(decoding: payload, as: UTF8.self) == value: readBack = true
+                case .disconnected(let error): return .failure(Problem(description: error?.description ?? "MQTT: the broker closed the connection"))
+                default: break
+                }
+            }
+            guard acknowledged else { return .failure(Problem(description: "MQTT: no PUBACK for \(topic) in 10 s; see the broker's log")) }
+            guard readBack else {
+                return .failure(Problem(description: "MQTT: published \(topic) but could not read it back; the broker's ACL may not let this user read it"))
+            }
+            lines.append("published \(topic) (\(value)) and read it back")
+            return .success(lines)
         }
-        guard acknowledged else { return .failure(Problem(description: "MQTT: no PUBACK for \(topic) in 10 s; see the broker's log")) }
-        guard readBack else {
-            return .failure(Problem(description: "MQTT: published \(topic) but could not read it back; the broker's ACL may not let this user read it"))
-        }
-        lines.append("published \(topic) (\(value)) and read it back")
-        return .success(lines)
     }
 }

@@ -53,22 +53,17 @@ struct ScanSession {
         connection.close()
     }
 
-    /// Sightings until `duration` passes (forever when nil) or SIGINT/SIGTERM.
-    func sightings(for duration: Duration?) -> AsyncStream<Sighting> {
-        let source = scanner.sightings
-        return AsyncStream { continuation in
-            let feed = Task {
-                for await sighting in source { continuation.yield(sighting) }
-                continuation.finish()
-            }
-            let end = Task {
+    /// Hands each sighting to `body` until `duration` passes (forever when
+    /// nil), SIGINT or SIGTERM; then the scanner stops, which ends its stream.
+    func forEachSighting(for duration: Duration?, _ body: (Sighting) async -> Void) async {
+        let (source, scanner) = (scanner.sightings, scanner)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
                 await Self.wait(for: duration)
-                continuation.finish()
+                await scanner.stop()
             }
-            continuation.onTermination = { _ in
-                feed.cancel()
-                end.cancel()
-            }
+            for await sighting in source { await body(sighting) }
+            group.cancelAll()
         }
     }
 

@@ -179,18 +179,25 @@ enum SessionCommands {
 
     /// Runs `body`, cancelling it on Ctrl-C.
     private static func cancellableOnInterrupt<T: Sendable>(_ body: @escaping @Sendable () async throws(SessionError) -> T) async throws(SessionError) -> T {
-        let task = Task { () async -> Result<T, SessionError> in
-            do throws(SessionError) { return .success(try await body()) } catch { return .failure(error) }
-        }
         let interrupts = SignalSource([SIGINT])
-        let watcher = Task {
-            for await _ in interrupts.stream {
-                task.cancel()
-                return
+        // The body's result; nil from the watcher, which then cancels the body.
+        let result = await withTaskGroup(of: Result<T, SessionError>?.self) { group in
+            group.addTask {
+                do throws(SessionError) { return .success(try await body()) } catch { return .failure(error) }
             }
+            group.addTask {
+                for await _ in interrupts.stream { break }
+                return nil
+            }
+            var result: Result<T, SessionError>?
+            for await outcome in group {
+                if let outcome { result = outcome }
+                group.cancelAll()
+            }
+            return result
         }
-        defer { watcher.cancel() }
-        return try await task.value.get()
+        guard let result else { throw .cancelled }
+        return try result.get()
     }
 
     /// The password, read without echo from the terminal, or one line of stdin.
