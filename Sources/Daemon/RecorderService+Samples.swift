@@ -67,14 +67,10 @@ extension RecorderService {
         await samplesCommitted(samples, urgency)
     }
 
+    /// The alarm at the core's next deadline (a millisecond after it, so
+    /// that it has passed when the tick reads the clock); cleared when none.
     func scheduleTick() {
-        timer?.cancel()
-        guard let deadline = core.nextDeadline else { return }
-        let delay = max(0, deadline - now)
-        timer = Task {
-            guard await ContinuousClock().pause(for: .milliseconds(Int64(delay * 1000) + 1)) else { return }
-            await self.tick()
-        }
+        alarm.set(core.nextDeadline.map { ContinuousClock.now.advanced(by: .milliseconds(Int64(min(max(0, $0 - now), 86_400) * 1000) + 1)) })
     }
 
     /// After a reload: if space was freed, the next commit will tell.

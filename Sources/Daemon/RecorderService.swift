@@ -48,7 +48,8 @@ actor RecorderService: Service {
     /// Sightings of paired devices and fixes, while running; `run` records them.
     private let observations: AsyncStream<Observation>
     private let observed: AsyncStream<Observation>.Continuation
-    var timer: Task<Void, Never>?
+    /// The core's next deadline (a beacon lost, a trip too long), which `run` waits for.
+    let alarm = Alarm(clock: ContinuousClock())
     /// What the radio does between health reports.
     let health: RadioHealthMeter
     /// When the current health interval began, on the boot clock.
@@ -156,9 +157,14 @@ actor RecorderService: Service {
         return conditions
     }
 
+    /// Observations and the core's deadlines, in one loop each, until stopped.
     nonisolated func run() async {
-        for await observation in observations {
-            await handle(.observed(observation))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.alarm.run { await self.tick() } }
+            for await observation in observations {
+                await handle(.observed(observation))
+            }
+            group.cancelAll()
         }
         await shutdown()
     }
@@ -217,8 +223,9 @@ actor RecorderService: Service {
         observed.yield(.fix(fix, at: now))
     }
 
+    /// Scanning stops; the core's deadlines still come, as in replay, so a
+    /// trip whose beacon was last seen before the stop ends in time.
     private func stopRuntime() async {
-        timer?.cancel()
         await scanner.stop()
         capture?.state(.running(false))
         health.follow(adapter: nil)
