@@ -10,6 +10,11 @@ public final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
         var generation = 0
         /// The `run` loop, waiting for a change.
         var waiter: CheckedContinuation<Void, Never>?
+
+        mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
+            defer { waiter = nil }
+            return waiter
+        }
     }
 
     private let state = Mutex(State())
@@ -24,7 +29,7 @@ public final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
         state.withLock { state in
             state.deadline = deadline
             state.generation += 1
-            return state.waiter.take()
+            return state.takeWaiter()
         }?.resume()
     }
 
@@ -73,7 +78,7 @@ public final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
                 if now { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.waiter.take() }?.resume()
+            state.withLock { $0.takeWaiter() }?.resume()
         }
     }
 }
