@@ -110,13 +110,13 @@ let package = Package(
         // the radio's health meter.
         .target(
             name: "Recorder",
-            dependencies: ["Vocabulary", "Gateway", "Store", "Pairings", "Command", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Command", "Pairings", "Store", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // `waymark replay`: the recording core driven from a capture on a virtual clock.
         .target(
             name: "Replay",
-            dependencies: ["Vocabulary", "Recorder", "Gateway", "Config", "Store", "Pairings", "Capture", "Location", "Storage", "Upload", "Recording", "Telemetry", "Basics", "BlueZ", "Logging"],
+            dependencies: ["Vocabulary", "Recorder", "Config", "Pairings", "Store", "Capture", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Basics"],
             swiftSettings: strict
         ),
         // `waymark run`: the composition root and its services.

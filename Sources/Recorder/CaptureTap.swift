@@ -3,7 +3,6 @@ package import BlueZ
 package import Capture
 import Command
 import FoundationEssentials
-import Gateway
 import Logging
 import Pairings
 import Storage

@@ -1,5 +1,4 @@
 import BlueZ
-import Gateway
 package import Pairings
 import Synchronization
 package import Telemetry

@@ -1,5 +1,4 @@
 import Basics
-import Gateway
 package import Recording
 import Storage
 package import Store

@@ -1,5 +1,4 @@
 package import Basics
-import Gateway
 import Logging
 package import Recording
 package import Store

@@ -3,13 +3,10 @@ import BlueZ
 package import Capture
 package import Config
 import FoundationEssentials
-import Gateway
 import Location
-import Logging
 package import Pairings
 import Recorder
 import Recording
-import Storage
 package import Store
 import Telemetry
 import Upload

@@ -1,5 +1,4 @@
 package import Capture
-import Gateway
 package import Store
 package import Telemetry
 
