@@ -23,11 +23,16 @@ actor Uplink {
     /// Nil when `[Upload] Sinks` leaves either out.
     let uploader: Uploader<ContinuousClock>?
     let publisher: MQTTPublisher<ContinuousClock>?
-    private var publisherWatcher: Task<Void, Never>?
+    /// The session's keep-alive. An exception to `run` owning the loops: it
+    /// lives as long as the session is authorized, which `reconcile`
+    /// follows, not as long as the uplink.
     private var keeper: Task<Void, Never>?
-    private var watcher: Task<Void, Never>?
-    private var sessionWatcher: Task<Void, Never>?
-    private var settingsTimer: Task<Void, Never>?
+    /// The next settings fetch, while authorized.
+    let settingsAlarm = Alarm(clock: ContinuousClock())
+    private var settingsScheduled = false
+    /// Finished by `stop`, which ends `run`.
+    private let stops: AsyncStream<Void>
+    private let stopper: AsyncStream<Void>.Continuation
 
     let store: GatewayStore
     let settingsInterval: Duration
@@ -44,6 +49,7 @@ actor Uplink {
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
         self.publisher = publisher
+        (stops, stopper) = AsyncStream.makeStream(of: Void.self)
         uploader = upload.sinks.contains(.http)
             ? Uploader(outbox: Outbox(database: store.database, sinks: upload.sinks), deviceID: deviceID,
                        authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL }, options: upload.options,
@@ -92,50 +98,71 @@ actor Uplink {
                                  clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
     }
 
+    /// Starts the sinks, and keeps the session if it is authorized: what a
+    /// crash left pending goes out once authenticated.
     func start() async {
-        if let publisher {
-            await publisher.start()
-            let events = publisher.events, command = command
-            publisherWatcher = Task {
-                for await event in events {
-                    switch event {
-                    case .published(let first, let last): Log.info("mqtt: samples \(first)–\(last) acknowledged")
-                    case .command(let name): command(name)
-                    default: break
-                    }
-                }
-            }
-        }
-        guard let uploader else { return await startSession() }
-        await uploader.start()
-        let store = store
-        watcher = Task {
-            for await event in uploader.events {
-                switch event {
-                case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
-                case .dataDropped(let range):
-                    Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
-                    store.note(Event(.dataDropped, [
-                        .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
-                        .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
-                    ]))
-                default: break
-                }
-            }
-        }
-        await startSession()
-    }
-
-    private func startSession() async {
-        let session = session
-        sessionWatcher = Task {
-            for await event in session.events {
-                if event == .refreshed { await self.fetchSettings() }
-                self.sessionEvent(event)
-            }
-        }
+        await publisher?.start()
+        await uploader?.start()
         await reconcile()
         await fetchSettings()
+    }
+
+    /// The uplink's loops, until `stop` (a reload replacing it) or
+    /// cancellation: the sinks' events, the session's, and the settings
+    /// fetch every `settingsInterval`.
+    nonisolated func run() async {
+        let (session, store, command, sessionEvent) = (session, store, command, sessionEvent)
+        await withTaskGroup(of: Bool.self) { group in
+            if let publisher {
+                group.addTask {
+                    for await event in publisher.events {
+                        switch event {
+                        case .published(let first, let last): Log.info("mqtt: samples \(first)–\(last) acknowledged")
+                        case .command(let name): command(name)
+                        default: break
+                        }
+                    }
+                    return false
+                }
+            }
+            if let uploader {
+                group.addTask {
+                    for await event in uploader.events {
+                        switch event {
+                        case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
+                        case .dataDropped(let range):
+                            Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
+                            store.note(Event(.dataDropped, [
+                                .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
+                                .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
+                            ]))
+                        default: break
+                        }
+                    }
+                    return false
+                }
+            }
+            group.addTask {
+                for await event in session.events {
+                    if event == .refreshed { await self.fetchSettings() }
+                    sessionEvent(event)
+                }
+                return false
+            }
+            group.addTask {
+                await self.settingsAlarm.run {
+                    await self.fetchSettings()
+                    await self.scheduleSettings(again: true)
+                }
+                return false
+            }
+            group.addTask {
+                for await _ in self.stops {}
+                return true
+            }
+            while let stopped = await group.next(), !stopped {}
+            group.cancelAll()
+        }
     }
 
     /// Upload settings in force from now on (the fleet pushed new ones).
@@ -160,23 +187,12 @@ actor Uplink {
         guard await session.isAuthorized else {
             keeper?.cancel()
             keeper = nil
-            settingsTimer?.cancel()
-            settingsTimer = nil
+            settingsScheduled = false
+            settingsAlarm.set(nil)
             Log.notice("session: not authorized; queued samples wait for waymark login")
             return
         }
-        if settingsTimer == nil {
-            let interval = settingsInterval
-            // A lock or wipe from the fleet arrives within one interval; start
-            // and reload fetch at once by themselves.
-            settingsTimer = Task {
-                while !Task.isCancelled {
-                    let jitter = Double.random(in: 0.9...1.1)
-                    guard await ContinuousClock().pause(for: interval * jitter) else { return }
-                    await self.fetchSettings()
-                }
-            }
-        }
+        scheduleSettings(again: false)
         if keeper == nil {
             let session = session
             keeper = Task {
@@ -189,6 +205,15 @@ actor Uplink {
 
     private func keeperEnded() { keeper = nil }
 
+    /// A lock or wipe from the fleet arrives within one interval (jittered);
+    /// start and reload fetch at once by themselves. `again` after a fetch,
+    /// unless a lost authorization cancelled the schedule meanwhile.
+    private func scheduleSettings(again: Bool) {
+        guard again == settingsScheduled else { return }
+        settingsScheduled = true
+        settingsAlarm.set(after: settingsInterval * Double.random(in: 0.9...1.1))
+    }
+
     func flush() async {
         uploader?.flush()
         await publisher?.flush()
@@ -196,10 +221,8 @@ actor Uplink {
 
     func stop() async {
         keeper?.cancel()
-        watcher?.cancel()
-        sessionWatcher?.cancel()
-        settingsTimer?.cancel()
-        publisherWatcher?.cancel()
+        settingsAlarm.set(nil)
+        stopper.finish()
         await uploader?.stop()
         await publisher?.stop()
     }

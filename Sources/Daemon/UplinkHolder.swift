@@ -6,8 +6,14 @@ import Upload
 /// reaches it through this.
 actor UplinkHolder {
     private(set) var current: Uplink?
+    /// Yields when `replace` installed another uplink.
+    private let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
 
-    init(_ uplink: Uplink?) { current = uplink }
+    init(_ uplink: Uplink?) {
+        current = uplink
+        (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
 
     /// The first uplink, started later by `UplinkService`.
     func install(_ uplink: Uplink?) { current = uplink }
@@ -16,6 +22,12 @@ actor UplinkHolder {
         await current?.stop()
         current = uplink
         await uplink?.start()
+        changed.yield()
+    }
+
+    /// Returns once `replace` installed another uplink, or the task is cancelled.
+    nonisolated func waitForChange() async {
+        for await _ in changes { return }
     }
 
     func samplesCommitted(_ samples: [Sample], _ urgency: UploadUrgency) async {

@@ -1,8 +1,9 @@
 import Lifecycle
 
 /// The session and the upload queue (see `Uplink`), first up at launch so
-/// that what a crash left pending is flushed once authenticated; a reload
-/// may replace the uplink inside the holder.
+/// that what a crash left pending is flushed once authenticated. Its `run`
+/// runs the current uplink's loops; a reload that replaces the uplink stops
+/// them, and the new one's run here in turn.
 struct UplinkService: Service {
     let name = "uplink"
     let holder: UplinkHolder
@@ -12,7 +13,16 @@ struct UplinkService: Service {
     }
 
     func run() async {
-        await waitUntilCancelled()
+        var running: Uplink?
+        while !Task.isCancelled {
+            let current = await holder.current
+            if let current, current !== running {
+                running = current
+                await current.run()
+            } else {
+                await holder.waitForChange()
+            }
+        }
         await holder.current?.stop()
     }
 }

@@ -23,9 +23,13 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private let wakes: AsyncStream<Bool>
     private let waker: AsyncStream<Bool>.Continuation
     private var runner: Task<Void, Never>?
-    private var ageTimer: Task<Void, Never>?
-    /// The pending retry after a temporary failure; routine wakes wait for it.
-    private var retryTimer: Task<Void, Never>?
+    /// A partial batch's wait for `batchAge`, and the retry after a
+    /// temporary failure: deadlines `run` sleeps towards.
+    nonisolated let ageAlarm: Alarm<C>
+    nonisolated let retryAlarm: Alarm<C>
+    private var ageWaiting = false
+    /// A retry is pending: routine wakes wait for it.
+    private var retryPending = false
     private var backoff: Backoff
     /// Samples added since the last exact count, so `samplesAdded` need not count the table.
     private var addedSinceCount = 0
@@ -52,6 +56,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         backoff = Backoff(base: options.retryBase, cap: options.retryCap)
         (events, sink) = AsyncStream.makeStream(of: UploadEvent.self, bufferingPolicy: .bufferingNewest(1024))
         (wakes, waker) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        (ageAlarm, retryAlarm) = (Alarm(clock: clock), Alarm(clock: clock))
     }
 
     public func start() {
@@ -61,8 +66,6 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     public func stop() async {
         runner?.cancel()
-        ageTimer?.cancel()
-        retryTimer?.cancel()
         waker.finish()
         await runner?.value
         runner = nil
@@ -79,17 +82,16 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         addedSinceCount += count
         if !waitForBatch || lastCount + addedSinceCount >= options.batchCount || lastCount + addedSinceCount > options.maxQueuedSamples {
             waker.yield(false)
-        } else if ageTimer == nil {
-            let clock = clock, age = options.batchAge, waker = waker
-            ageTimer = Task {
-                try? await clock.sleep(for: age)
-                waker.yield(false)
-                self.clearAgeTimer()
-            }
+        } else if !ageWaiting {
+            ageWaiting = true
+            ageAlarm.set(after: options.batchAge)
         }
     }
 
-    private func clearAgeTimer() { ageTimer = nil }
+    private func ageReached() {
+        ageWaiting = false
+        waker.yield(false)
+    }
 
     /// Samples per request from now on (a setting the fleet pushes); a
     /// queue that now holds a full batch is sent at once.
@@ -101,13 +103,21 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     /// A wake is explicit (`flush`, a retry falling due) or routine (new
     /// samples): routine wakes leave a pending backoff alone.
-    private func run() async {
-        for await explicit in wakes {
-            if !explicit, retryTimer != nil { continue }
-            retryTimer?.cancel()
-            retryTimer = nil
-            await drain()
+    private nonisolated func run() async {
+        let waker = waker
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.ageAlarm.run { await self.ageReached() } }
+            group.addTask { await self.retryAlarm.run { waker.yield(true) } }
+            for await explicit in wakes { await wake(explicit: explicit) }
+            group.cancelAll()
         }
+    }
+
+    private func wake(explicit: Bool) async {
+        if !explicit, retryPending { return }
+        retryPending = false
+        retryAlarm.set(nil)
+        await drain()
     }
 
     private func drain() async {
@@ -190,11 +200,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private func scheduleRetry(status: Int?, after retryAfter: Duration?) {
         let delay = min(options.retryCap, max(retryAfter ?? .zero, backoff.next()))
         sink.yield(.retrying(status: status, delay: delay))
-        let clock = clock, waker = waker
-        retryTimer = Task {
-            guard (try? await clock.sleep(for: delay)) != nil else { return }
-            waker.yield(true)
-        }
+        retryPending = true
+        retryAlarm.set(after: delay)
     }
 
     private func send(_ batch: Batch) async -> Outcome {
