@@ -19,9 +19,10 @@ import Telemetry
 import Upload
 import Vocabulary
 
-/// Recording inside the daemon: the reconciler decides whether the runtime
-/// (a BlueZ scanner, and taking the daemon's fixes) runs; sightings of
-/// paired devices and fixes go through the trip recorder into the outbox.
+/// Recording inside the daemon: it feeds `RecordingCore` (sightings of
+/// paired devices and fixes, the core's deadlines, reconciles, sleep and
+/// wake) and carries out what the core decides: the BlueZ scanner on or
+/// off, samples committed to the outbox, events announced.
 ///
 /// The intent and the heartbeat live in the store, so a restart re-arms by
 /// itself and sees how long it was dead.
