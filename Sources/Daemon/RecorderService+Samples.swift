@@ -14,8 +14,10 @@ extension RecorderService {
     /// The open trip's id, for the control interface.
     var currentTrip: String? { core.currentTrip }
 
-    /// Time has passed: the trip detector's deadlines are due.
+    /// Time has passed: the trip detector's deadlines are due. A fired alarm
+    /// holds no deadline, so the next one is set whatever it is.
     func tick() async {
+        alarmDeadline = nil
         await handle(.tick(at: now))
     }
 
@@ -33,15 +35,17 @@ extension RecorderService {
     }
 
     func report(_ event: Reconciler.Event) async {
+        let announced = event.announcement(wall: stamper.wall)
         switch event {
         case .requirementsMissing(let missing):
             Log.notice("recording: requirements missing: \(missing.isEmpty ? "none, all restored" : missing.map(\.rawValue).joined(separator: ", "))")
         case .requirementsLostWhileRunning(_, let missing):
             Log.warning("recording: lost while running: \(missing.map(\.rawValue).joined(separator: ", "))")
-        case .telemetryGapDetected(let from, let to):
-            Log.warning("recording: telemetry gap from \(CivilTime.iso8601(stamper.wall(from))) to \(CivilTime.iso8601(stamper.wall(to))) (\(Int((to - from).rounded())) s)")
+        case .telemetryGapDetected:
+            let detail = announced.detail
+            Log.warning("recording: telemetry gap from \(detail[.from] ?? "") to \(detail[.to] ?? "") (\(detail[.seconds] ?? "") s)")
         }
-        await announce(event.announcement(wall: stamper.wall))
+        await announce(announced)
     }
 
     /// The one way a sample reaches the outbox, whatever its kind: stamped,
@@ -69,8 +73,13 @@ extension RecorderService {
 
     /// The alarm at the core's next deadline (a millisecond after it, so
     /// that it has passed when the tick reads the clock); cleared when none.
+    /// Left alone when the deadline did not move (a fix, most inputs), so
+    /// that the alarm's loop wakes only for a new one.
     func scheduleTick() {
-        alarm.set(core.nextDeadline.map { ContinuousClock.now.advanced(by: .milliseconds(Int64(min(max(0, $0 - now), 86_400) * 1000) + 1)) })
+        let deadline = core.nextDeadline
+        guard deadline != alarmDeadline else { return }
+        alarmDeadline = deadline
+        alarm.set(deadline.map { ContinuousClock.now.advanced(by: .milliseconds(Int64(min(max(0, $0 - now), 86_400) * 1000) + 1)) })
     }
 
     /// After a reload: if space was freed, the next commit will tell.

@@ -51,6 +51,8 @@ actor RecorderService: Service {
     private let observed: AsyncStream<Observation>.Continuation
     /// The core's next deadline (a beacon lost, a trip too long), which `run` waits for.
     let alarm = Alarm(clock: ContinuousClock())
+    /// The core's deadline the alarm is set for, on the boot clock.
+    var alarmDeadline: Double?
     /// What the radio does between health reports.
     let health: RadioHealthMeter
     /// When the current health interval began, on the boot clock.

@@ -140,7 +140,8 @@ public struct RecordingCore: Sendable, Equatable {
         }
         let now = observation.time
         reconciler.collected(at: now)
-        if let stored = heartbeatStored, now - stored < Self.heartbeatInterval, now >= stored {} else {
+        // Due after the interval, or when the time went back.
+        if heartbeatStored.map({ now - $0 >= Self.heartbeatInterval || now < $0 }) ?? true {
             heartbeatStored = now
             actions.append(.heartbeat(now))
         }
