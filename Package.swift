@@ -74,7 +74,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["DBus", "BluetoothKernel"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
         .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),

@@ -78,14 +78,15 @@ struct MQTTBench {
         let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: SensorLabels([]), clock: ContinuousClock(),
                                           isAuthorized: { true }, state: { GatewayState(armed: true, running: true, trip: nil, queueDepth: 0, scanMode: nil) })
         let events = publisher.events
-        await publisher.start()
+        let running = Task { await publisher.run() }
         let seconds = try await measure {
             for await event in events {
                 if case .published(_, let last) = event, last == Int64(total) { break }
                 if case .failed(let error) = event { throw error }
             }
         }
-        await publisher.stop()
+        running.cancel()
+        await running.value
         return Double(total) / seconds
     }
 

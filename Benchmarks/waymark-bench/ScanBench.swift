@@ -259,11 +259,13 @@ struct ScanBench {
             if sighting.manufacturerData[0xFFFF] != nil { counter.add() }
         }
         try await scanner.start()
+        let loops = Task { await scanner.run() }
         started()
         for await line in done {
             print(line)
             break
         }
+        loops.cancel()
     }
 }
 

@@ -72,12 +72,13 @@ struct UploadBench {
         options.batchBytes = 2 << 20
         let uploader = Uploader(outbox: outbox, deviceID: "gw-bench", authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
-        await uploader.start()
+        let running = Task { await uploader.run() }
         let seconds = await measure {
             uploader.flush()
             for await event in uploader.events where event == .drained { break }
         }
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let stored = try backend.summary().stored
         let sample = Batch(samples: Self.samples(2000).enumerated().map { QueuedSample(seq: Int64($0.offset + 1), sample: $0.element) })
         let raw = sample.json(deviceID: "gw-bench")

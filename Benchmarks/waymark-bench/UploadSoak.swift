@@ -42,8 +42,9 @@ enum UploadSoak {
                                           isAuthorized: { await session.isAuthorized },
                                           state: { GatewayState(armed: true, running: true, trip: "soak", queueDepth: 0, scanMode: nil) })
         }
-        await uploader?.start()
-        await publisher?.start()
+        // Killed from outside: the sinks run until then.
+        if let uploader { Task { await uploader.run() } }
+        if let publisher { Task { await publisher.run() } }
         // The seed's pending flush: whatever a killed run left behind goes first.
         uploader?.flush()
         if mode == "drain" {

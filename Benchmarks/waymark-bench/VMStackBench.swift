@@ -98,8 +98,10 @@ struct VMStackBench {
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { _ in heard.add() }
         try await scanner.start()
         FileHandle.standardError.write(Data("receiving in \(await scanner.reception?.mode.rawValue ?? "no") mode\n".utf8))
+        let loops = Task { await scanner.run() }
         try await Task.sleep(for: .seconds(seconds))
         await scanner.stop()
+        await loops.value
         print(heard.times.map { String(format: "%.6f", $0) }.joined(separator: "\n"))
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import BluetoothKernel
 import DBus
 
@@ -61,18 +62,18 @@ extension BlueZScanner {
 
     /// The watchdog and the cache sweep, running only while scanning.
     func startTimers() {
-        timers.forEach { $0.cancel() }
-        timers = [
-            Task { [weak self] in await self?.watchdogLoop() },
-            Task { [weak self] in await self?.sweepLoop() },
+        var loops = [
+            Timers.Loop { [weak self] in await self?.watchdogLoop() },
+            Timers.Loop { [weak self] in await self?.sweepLoop() },
         ]
         // A monitor's scan keeps the duplicate filter off: nothing to cycle.
         // The cycle runs on the connection's executor: StartDiscovery goes
         // out in the wake-up that read StopDiscovery's reply, which shortens
         // the time not scanning by two thread hand-offs per call.
         if !usesMonitor {
-            timers.append(Task(executorPreference: connection.executor) { [weak self] in await self?.cycleLoop() })
+            loops.append(Timers.Loop(on: connection.executor) { [weak self] in await self?.cycleLoop() })
         }
+        timers.replace(with: loops)
     }
 
     /// Every `cycle`, stops and restarts discovery: the kernel keeps the

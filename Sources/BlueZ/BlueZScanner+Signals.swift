@@ -1,3 +1,4 @@
+import Basics
 import DBus
 
 extension BlueZScanner {
@@ -12,15 +13,12 @@ extension BlueZScanner {
     /// Gives a powered-off adapter `failoverDelay` to come back; then, with
     /// another adapter there, scanning moves to it.
     func scheduleFailover(from path: String) {
-        failover?.cancel()
-        failover = Task { [weak self, clock, delay = options.failoverDelay] in
-            guard (try? await clock.sleep(for: delay)) != nil else { return }
-            await self?.failOver(from: path)
-        }
+        failingAdapter = path
+        failover.set(after: options.failoverDelay)
     }
 
-    private func failOver(from path: String) async {
-        guard adapterPath == path, state == .poweredOff else { return }
+    func failOver() async {
+        guard let path = failingAdapter, adapterPath == path, state == .poweredOff else { return }
         await synchronize(reason: "adapter \(Self.name(of: path)) powered off")
     }
 

@@ -1,3 +1,4 @@
+import Basics
 public import DBus
 
 /// Scans for BLE advertisements through BlueZ's D-Bus API and turns every
@@ -9,6 +10,10 @@ public import DBus
 /// and going, restarting discovery each time; a watchdog restarts discovery
 /// (then power-cycles the adapter) when adverts stop. Timers run on the
 /// injected clock.
+///
+/// `start()` subscribes and starts discovery; `run()` then owns every loop
+/// (bluetoothd's comings and goings, adapter changes, the watchdog, the cache
+/// sweep, discovery cycles, failover) until `stop()` or cancellation.
 public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     public nonisolated let sightings: AsyncStream<Sighting>
     public nonisolated let events: AsyncStream<ScannerEvent>
@@ -48,9 +53,11 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var advertAtLastStrike: UInt64 = 0
     /// When discovery last (re)started, in ticks; the watchdog counts from the later of this and the last advert.
     var discoveryStarted: UInt64 = 0
-    private var tasks: [Task<Void, Never>] = []
     private var subscriptions: [SignalSubscription] = []
     var controlSink: AsyncStream<ControlEvent>.Continuation?
+    /// What `run()` handles: control events, and bluetoothd's owner changes.
+    private var control: AsyncStream<ControlEvent>?
+    private var owners: AsyncStream<String?>?
     /// The mode in use and why; nil before `start()`.
     public internal(set) var reception: ScanReception?
     /// Whether adverts come as D-Bus device updates (`active`) rather than
@@ -63,9 +70,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Discovering=false it causes is not taken for BlueZ stopping discovery.
     var cycling = false
     public internal(set) var cycles = DiscoveryCycles()
-    var timers: [Task<Void, Never>] = []
-    /// Waiting for a powered-off adapter before moving to another.
-    var failover: Task<Void, Never>?
+    /// The watchdog, the sweep and the discovery cycle: running only while scanning.
+    let timers = Timers()
+    /// When a powered-off adapter has had its time to come back.
+    let failover: Alarm<C>
+    /// The adapter `failover` waits for.
+    var failingAdapter: String?
     /// Set while the watchdog power-cycles the adapter itself.
     var cyclingPower = false
     /// Whether the adapter offers advertisement monitors, as last read.
@@ -88,6 +98,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         self.options = options
         self.clock = clock
         self.origin = clock.now
+        self.failover = Alarm(clock: clock)
         self.devices = DeviceTable(capacity: options.maxDevices)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
@@ -132,28 +143,40 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
             }
         })
-        tasks.append(Task {
-            var first = true
-            for await owner in owners {
-                // The first element is the owner at subscription; synchronize() reads it anyway.
-                if first { first = false; continue }
-                controlSink.yield(.owner(owner))
-            }
-        })
-        tasks.append(Task { [weak self] in
-            for await event in control {
-                switch event {
-                case .owner(let owner): await self?.ownerChanged(to: owner)
-                case .objects(let member, let path, let payload): await self?.objectsChanged(member: member, path: path, payload)
-                case .adapter(let path, let changed): await self?.adapterChanged(path: path, changed: changed)
-                case .managementFailed(let error): await self?.managementFailed(errno: error)
-                case .monitor(let call): await self?.monitorCalled(call)
-                }
-            }
-        })
+        (self.control, self.owners) = (control, owners)
         if options.mode != .active { monitorsOffered = await Self.monitorsOffered(on: connection, adapter: options.adapter) }
         await receive(choose())
         await synchronize(reason: "start")
+    }
+
+    /// Handles bluetoothd's and the adapters' changes, and runs the timers,
+    /// until `stop()` or cancellation. Returns at once if `start()` failed.
+    public func run() async {
+        guard let control, let owners else { return }
+        (self.control, self.owners) = (nil, nil)
+        let controlSink = controlSink
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var first = true
+                for await owner in owners {
+                    // The first element is the owner at subscription; synchronize() reads it anyway.
+                    if first { first = false; continue }
+                    controlSink?.yield(.owner(owner))
+                }
+            }
+            group.addTask { await self.timers.run() }
+            group.addTask { await self.failover.run { await self.failOver() } }
+            for await event in control {
+                switch event {
+                case .owner(let owner): await ownerChanged(to: owner)
+                case .objects(let member, let path, let payload): await objectsChanged(member: member, path: path, payload)
+                case .adapter(let path, let changed): await adapterChanged(path: path, changed: changed)
+                case .managementFailed(let error): await managementFailed(errno: error)
+                case .monitor(let call): await monitorCalled(call)
+                }
+            }
+            group.cancelAll()
+        }
     }
 
     static func propertiesChanged(of interface: String) -> MatchRule {
@@ -172,18 +195,17 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         case monitor(MonitorApplication.Call)
     }
 
-    /// Stops discovery and ends both streams.
+    /// Stops discovery, ends `run()` and both streams.
     public func stop() async {
-        (tasks + timers).forEach { $0.cancel() }
-        failover?.cancel()
+        timers.replace(with: [])
+        failover.set(nil)
+        controlSink?.finish()
         subscriptions.forEach { $0.cancel() }
         subscriptions.removeAll()
         deviceUpdates?.cancel()
         deviceUpdates = nil
         management?.cancel()
         management = nil
-        tasks.removeAll()
-        timers.removeAll()
         if monitorRegistered != nil {
             await unregisterMonitor()
         } else if let adapterPath, state == .scanning {
@@ -203,10 +225,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         guard new != state else { return }
         state = new
         eventSink.yield(.state(new))
-        if new != .scanning {
-            timers.forEach { $0.cancel() }
-            timers.removeAll()
-        }
+        if new != .scanning { timers.replace(with: []) }
     }
 
     func report(_ event: ScannerEvent) { eventSink.yield(event) }

@@ -130,7 +130,7 @@ enum BluetoothCommands {
             }
             print("\u{1B}[H" + table.render(now: Date()) + "\u{1B}[J")
         } else {
-            await ScanSession.wait(for: duration)
+            await session.run(for: duration)
         }
         await session.stop()
         return .ok

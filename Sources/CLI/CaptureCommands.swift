@@ -142,16 +142,17 @@ enum CaptureCommands {
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { line, gpsd in
             capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
         }
-        await reader.start()
         capture.state(.running(true))
         if let reception = await session.scanner.reception { capture.state(.scanMode(reception.mode.rawValue)) }
         var adverts = 0
-        await session.forEachSighting(for: duration) { sighting in
-            capture.advert(sighting, adapter: adapter)
-            adverts += 1
+        // The reader's lines go to the capture as they come; its events are not needed.
+        await reader.reading { _ in
+            await session.forEachSighting(for: duration) { sighting in
+                capture.advert(sighting, adapter: adapter)
+                adverts += 1
+            }
         }
         capture.state(.running(false))
-        await reader.stop()
         await session.stop()
         capture.close()
         Log.notice("record: \(adverts) adverts captured to \(out)")

@@ -159,32 +159,31 @@ enum Doctor {
     /// The best state the location reader reaches within three seconds.
     private static func location(_ configuration: Configuration) async -> [Check] {
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
-        await reader.start()
-        let events = reader.events
-        // The states until a fix, or until the reader is stopped after 3 s.
-        let state = await withTaskGroup(of: LocationState?.self) { group in
-            group.addTask {
-                var last = LocationState.unreachable
-                for await event in events {
-                    guard case .state(let current) = event else { continue }
-                    last = current
-                    if current == .fix { break }
+        // The states until a fix, or for 3 s.
+        let state = await reader.reading { events in
+            await withTaskGroup(of: LocationState?.self) { group in
+                group.addTask {
+                    var last = LocationState.unreachable
+                    for await event in events {
+                        guard case .state(let current) = event else { continue }
+                        last = current
+                        if current == .fix { break }
+                    }
+                    return last
                 }
-                return last
+                group.addTask {
+                    _ = await ContinuousClock().pause(for: .seconds(3))
+                    return nil
+                }
+                // The first to end ends the other: the states read, cut short, say the best.
+                var best = LocationState.unreachable
+                for await state in group {
+                    if let state { best = state }
+                    group.cancelAll()
+                }
+                return best
             }
-            group.addTask {
-                if await ContinuousClock().pause(for: .seconds(3)) { await reader.stop() }
-                return nil
-            }
-            var best = LocationState.unreachable
-            for await state in group {
-                guard let state else { continue }
-                best = state
-                group.cancelAll()
-            }
-            return best
         }
-        await reader.stop()
         let source = configuration.location.source.description
         return [
             Check(area: "location", name: "reachable", ok: state != .unreachable, detail: source, fix: Requirement.location.hint),

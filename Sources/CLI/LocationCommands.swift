@@ -32,23 +32,21 @@ enum LocationCommands {
         }
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
-        await reader.start()
-        var printed = 0
-        for await event in reader.events {
-            switch event {
-            case .fix(let fix):
-                output(fix)
-                fflush(nil)
-                printed += 1
-                if let count, printed >= count {
-                    await reader.stop()
-                    return .ok
+        return await reader.reading { events in
+            var printed = 0
+            for await event in events {
+                switch event {
+                case .fix(let fix):
+                    output(fix)
+                    fflush(nil)
+                    printed += 1
+                    if let count, printed >= count { return .ok }
+                case .state(let state):
+                    Log.notice("gps: \(configuration.location.source): \(state.rawValue)")
                 }
-            case .state(let state):
-                Log.notice("gps: \(configuration.location.source): \(state.rawValue)")
             }
+            return .ok
         }
-        return .ok
     }
 
     /// Streams the capture through a fixed buffer, printing each fix as its

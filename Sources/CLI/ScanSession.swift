@@ -53,11 +53,23 @@ struct ScanSession {
         connection.close()
     }
 
+    /// Runs the scanner until `duration` passes (forever when nil), SIGINT
+    /// or SIGTERM; for a session whose sightings go to its handler.
+    func run(for duration: Duration?) async {
+        let scanner = scanner
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scanner.run() }
+            await Self.wait(for: duration)
+            group.cancelAll()
+        }
+    }
+
     /// Hands each sighting to `body` until `duration` passes (forever when
     /// nil), SIGINT or SIGTERM; then the scanner stops, which ends its stream.
     func forEachSighting(for duration: Duration?, _ body: (Sighting) async -> Void) async {
         let (source, scanner) = (scanner.sightings, scanner)
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scanner.run() }
             group.addTask {
                 await Self.wait(for: duration)
                 await scanner.stop()
@@ -69,7 +81,7 @@ struct ScanSession {
 
     /// Returns once `duration` passes (never when nil), at SIGINT or
     /// SIGTERM, or when cancelled.
-    static func wait(for duration: Duration?) async {
+    private static func wait(for duration: Duration?) async {
         await withTaskGroup(of: Void.self) { group in
             if let duration { group.addTask { try? await Task.sleep(for: duration) } }
             group.addTask { for await _ in SignalSource([SIGINT, SIGTERM]).stream { break } }

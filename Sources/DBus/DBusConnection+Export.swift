@@ -45,6 +45,8 @@ extension DBusConnection {
             guard call.kind == .methodCall, let path = call.path, let object = connection.objects[path] else {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
+            // Called from libdbus's dispatch, which cannot wait: each call is
+            // answered in a task of its own, as a server answers requests.
             Task { await connection.answer(call, for: object, at: path) }
             return DBUS_HANDLER_RESULT_HANDLED
         }

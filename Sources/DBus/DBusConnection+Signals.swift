@@ -79,6 +79,7 @@ extension DBusConnection {
         let current = try await owner(of: name)
         return AsyncStream { continuation in
             continuation.yield(current)
+            // The stream's own relay, as long as its reader keeps it.
             let task = Task {
                 for await signal in changes {
                     guard let args = try? signal.arguments(), args.count == 3, let owner = args[2].string else { continue }

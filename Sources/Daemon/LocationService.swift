@@ -24,20 +24,17 @@ struct LocationService: Service {
         (self.state, self.recorder, self.wake) = (state, recorder, wake)
     }
 
-    func start() async {
-        await reader.start()
-    }
-
     func run() async {
-        for await event in reader.events {
-            switch event {
-            case .state(let current):
-                await state.update(location: current)
-                wake.yield(.locationChanged)
-            case .fix(let fix):
-                await recorder.fix(fix)
+        await reader.reading { events in
+            for await event in events {
+                switch event {
+                case .state(let current):
+                    await state.update(location: current)
+                    wake.yield(.locationChanged)
+                case .fix(let fix):
+                    await recorder.fix(fix)
+                }
             }
         }
-        await reader.stop()
     }
 }

@@ -4,8 +4,8 @@ import Lifecycle
 import Logging
 
 /// BlueZ scanning, for as long as the recorder wants it: `scan` starts a
-/// scanner, `stop` ends it, and `run` hands each scanner's events to the
-/// handler given with it. Without a system bus there is nothing to scan with.
+/// scanner, `stop` ends it, and `run` runs each scanner's loops and hands its
+/// events to the handler given with it. Without a system bus there is nothing to scan with.
 actor ScannerService: Service {
     nonisolated let name = "scanner"
     let bus: DBusConnection?
@@ -23,8 +23,9 @@ actor ScannerService: Service {
     func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Void, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
         guard let bus, scanner == nil else { return }
         let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
-        nextGeneration.yield((scanner, event))
         do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
+        // Run only once started: a scanner's loops need its subscriptions.
+        nextGeneration.yield((scanner, event))
         self.scanner = scanner
     }
 
@@ -50,7 +51,12 @@ actor ScannerService: Service {
     nonisolated func run() async {
         await withTaskCancellationHandler {
             for await (scanner, handler) in generations {
-                for await event in scanner.events { await handler(event) }
+                // The scanner's loops run until it stops, which also ends its events.
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await scanner.run() }
+                    for await event in scanner.events { await handler(event) }
+                    group.cancelAll()
+                }
             }
         } onCancel: {
             nextGeneration.finish()

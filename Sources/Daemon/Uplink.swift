@@ -98,22 +98,24 @@ actor Uplink {
                                  clock: ContinuousClock(), isAuthorized: { await session.isAuthorized }, state: state)
     }
 
-    /// Starts the sinks, and keeps the session if it is authorized: what a
-    /// crash left pending goes out once authenticated.
+    /// Keeps the session if it is authorized: what a crash left pending goes
+    /// out once authenticated, as soon as `run` runs the sinks.
     func start() async {
-        await publisher?.start()
-        await uploader?.start()
         await reconcile()
         await fetchSettings()
     }
 
     /// The uplink's loops, until `stop` (a reload replacing it) or
-    /// cancellation: the sinks' events, the session's, and the settings
-    /// fetch every `settingsInterval`.
+    /// cancellation: the sinks and their events, the session's, and the
+    /// settings fetch every `settingsInterval`.
     nonisolated func run() async {
         let (session, store, command, sessionEvent) = (session, store, command, sessionEvent)
         await withTaskGroup(of: Bool.self) { group in
             if let publisher {
+                group.addTask {
+                    await publisher.run()
+                    return false
+                }
                 group.addTask {
                     for await event in publisher.events {
                         switch event {
@@ -126,6 +128,10 @@ actor Uplink {
                 }
             }
             if let uploader {
+                group.addTask {
+                    await uploader.run()
+                    return false
+                }
                 group.addTask {
                     for await event in uploader.events {
                         switch event {
@@ -223,7 +229,8 @@ actor Uplink {
         keeper?.cancel()
         settingsAlarm.set(nil)
         stopper.finish()
-        await uploader?.stop()
+        // At once, not when `run` next gets to it: a replacement is about
+        // to connect with the same client id.
         await publisher?.stop()
     }
 }

@@ -1,3 +1,4 @@
+internal import Dispatch
 package import Location
 package import Vocabulary
 
@@ -10,8 +11,10 @@ package struct LocationProbe {
     package init(source: LocationSource) { self.source = source }
 
     package func missing() async -> [Requirement] {
-        let source = source
-        let timeout = timeout
-        return await Task.detached { source.isReachable(timeout: timeout) ? [] : [.location] }.value
+        let (source, timeout) = (source, timeout)
+        // The connect blocks for up to `timeout`: on a Dispatch thread, not one of the pool's few.
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: source.isReachable(timeout: timeout) ? [] : [.location]) }
+        }
     }
 }

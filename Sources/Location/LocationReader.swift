@@ -10,6 +10,9 @@ internal import Logging
 /// a half-open socket or a receiver gone quiet. Timers run on the injected
 /// clock, so tests drive them without sleeping.
 ///
+/// `run()` reads until its task is cancelled, then finishes `events`; a
+/// reader runs once. `reading(_:)` runs it beside a consumer.
+///
 /// Events: one `.fix` per epoch, and `.state` whenever what the source can
 /// give changes (unreachable, no device, no fix, fix).
 public actor LocationReader<C: Clock> where C.Duration == Duration {
@@ -19,13 +22,11 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     let options: LocationOptions
     let clock: C
 
-    private var runner: Task<Void, Never>?
-    private var channel: ByteChannel?
     /// Set by every chunk; cleared by the watchdog each period.
     private var heard = false
-    /// Closes an epoch the receiver has stopped adding to: one task for a
-    /// run of chunks, sleeping until the deadline the last chunk set.
-    private var settle: Task<Void, Never>?
+    /// Closes an epoch the receiver has stopped adding to: a run of chunks
+    /// moves it on, and it rings once they stop.
+    private let settle: Alarm<C>
     private var settleDeadline: C.Instant?
     private var published: LocationState?
     private var devices: Set<String> = []
@@ -51,53 +52,60 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         self.onLine = onLine
         self.options = options
         self.clock = clock
+        self.settle = Alarm(clock: clock)
         (events, sink) = AsyncStream.makeStream(of: LocationEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 
-    public func start() {
-        guard runner == nil else { return }
-        runner = Task { await self.run() }
+    /// Reads, and each epoch settles, until the task is cancelled; then
+    /// `events` finishes.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.settle.run { await self.settleIfQuiet() } }
+            await connectAndRead()
+            group.cancelAll()
+        }
+        sink.finish()
     }
 
-    /// Stops reading and finishes `events`.
-    public func stop() async {
-        runner?.cancel()
-        channel?.close()
-        await runner?.value
-        runner = nil
-        sink.finish()
+    /// Runs the reader while `body` consumes its events; stops it when `body` returns.
+    public nonisolated func reading<T: Sendable>(_ body: (AsyncStream<LocationEvent>) async -> T) async -> T {
+        await withTaskGroup(of: Void.self, returning: T.self) { group in
+            group.addTask { await self.run() }
+            let result = await body(events)
+            group.cancelAll()
+            return result
+        }
     }
 
     private var speaksGPSD: Bool {
         if case .nmea = source { false } else { true }
     }
 
-    private func run() async {
+    private func connectAndRead() async {
         var backoff = Backoff(base: options.retryBase, cap: options.retryCap)
         while !Task.isCancelled {
             if let channel = await open() {
                 counters.connections += 1
-                self.channel = channel
                 if speaksGPSD {
                     channel.write(#"?WATCH={"enable":true,"json":true};"# + "\n")
                 } else {
                     // Open, but nothing heard from the receiver yet.
                     publish(.noDevice)
                 }
-                let watchdog = Task { await self.watch(channel) }
-                var lines = LineBuffer(limit: speaksGPSD ? 1 << 20 : NMEASentence.maximumLength)
-                for await chunk in channel.chunks {
-                    heard = true
-                    backoff.reset()
-                    for line in lines.append(chunk) { handle(line) }
-                    scheduleSettle()
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.watch(channel) }
+                    var lines = LineBuffer(limit: speaksGPSD ? 1 << 20 : NMEASentence.maximumLength)
+                    for await chunk in channel.chunks {
+                        heard = true
+                        backoff.reset()
+                        for line in lines.append(chunk) { handle(line) }
+                        scheduleSettle()
+                    }
+                    group.cancelAll()
                 }
-                settle?.cancel()
-                settle = nil
                 settleDeadline = nil
-                watchdog.cancel()
+                settle.set(nil)
                 channel.close()
-                self.channel = nil
                 closeEpoch()
                 devices = []
                 lastMode = 0
@@ -221,22 +229,18 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private func scheduleSettle() {
         guard speaksGPSD ? gpsd.isOpen : nmea.isOpen else {
             settleDeadline = nil
-            return
+            return settle.set(nil)
         }
-        settleDeadline = clock.now.advanced(by: options.epochSettle)
-        if settle == nil { settle = Task { await self.settleWhenQuiet() } }
+        let deadline = clock.now.advanced(by: options.epochSettle)
+        settleDeadline = deadline
+        settle.set(deadline)
     }
 
-    private func settleWhenQuiet() async {
-        while let deadline = settleDeadline {
-            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-            // A later chunk moved the deadline: sleep on.
-            if settleDeadline == deadline {
-                settleDeadline = nil
-                closeEpoch()
-            }
-        }
-        settle = nil
+    /// The alarm rang; a chunk handled since may have moved the deadline on.
+    private func settleIfQuiet() {
+        guard let deadline = settleDeadline, clock.now >= deadline else { return }
+        settleDeadline = nil
+        closeEpoch()
     }
 
     private func closeEpoch() {

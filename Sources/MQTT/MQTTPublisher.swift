@@ -15,7 +15,8 @@ public import Upload
 /// `sensor/{id}`, every event on `events`, and Home Assistant discovery.
 ///
 /// A dropped connection is retried at a capped, jittered backoff on `clock`;
-/// `flush()` (the network is back) retries at once.
+/// `flush()` (the network is back) retries at once. `run()` connects and
+/// handles the broker until cancelled; `stop()` disconnects.
 public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public struct Options: Sendable {
         public var deviceID: String
@@ -68,9 +69,11 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var uncommitted = 0
     /// The state last published on this connection.
     private var stateSent: GatewayState?
-    /// The pending retry, and whether it reconnects or only publishes again.
-    private var retry: (task: Task<Void, Never>, reconnects: Bool)?
-    private var reader: Task<Void, Never>?
+    /// When the pending retry is due.
+    private let retryAlarm: Alarm<C>
+    /// The pending retry: it connects again, or only publishes again.
+    private enum Retry { case reconnect, republish }
+    private var retry: Retry?
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
     private var announced: Set<String> = []
@@ -85,21 +88,25 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         (self.outbox, self.options, self.labels, self.clock) = (outbox, options, labels, clock)
         (self.isAuthorized, self.state) = (isAuthorized, state)
         backoff = Backoff(base: options.retryBase, cap: options.retryCap)
+        retryAlarm = Alarm(clock: clock)
         (events, sink) = AsyncStream.makeStream(of: Event.self)
     }
 
-    public func start() {
-        let events = client.events
-        reader = Task { [weak self] in
-            for await event in events { await self?.handle(event) }
+    /// Connects, and handles the broker's events and the retries, until the
+    /// task is cancelled; then stops.
+    public func run() async {
+        if !connected, !connecting { connect() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.retryAlarm.run { await self.retried() } }
+            for await event in client.events { await handle(event) }
+            group.cancelAll()
         }
-        connect()
+        stop()
     }
 
     /// Disconnects; the broker publishes `offline` (the will) for it.
     public func stop() {
-        retry?.task.cancel()
-        reader?.cancel()
+        cancelRetry()
         commitCursor()
         if connected { client.disconnect(sendingWill: true) }
         connected = false
@@ -139,8 +146,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
 
     public func flush() async {
         if !connected, !connecting {
-            retry?.task.cancel()
-            retry = nil
+            cancelRetry()
             connect()
         }
         await drain()
@@ -154,9 +160,9 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private func handle(_ event: MQTTClient.Event) async {
         switch event {
         case .connected:
-            retry?.task.cancel()
+            cancelRetry()
             // `inFlight` stays: libmosquitto is sending those batches again now.
-            (connected, connecting, announced, retry, stateSent) = (true, false, [], nil, nil)
+            (connected, connecting, announced, stateSent) = (true, false, [], nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
@@ -315,21 +321,21 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// connected to again).
     private func scheduleRetry(reconnect: Bool) {
         if let pending = retry {
-            guard reconnect, !pending.reconnects else { return }
-            pending.task.cancel()
+            guard reconnect, pending == .republish else { return }
         }
-        let delay = backoff.next()
-        let task = Task { [clock] in
-            guard (try? await clock.sleep(for: delay)) != nil else { return }
-            await self.retried(reconnect: reconnect)
-        }
-        retry = (task, reconnect)
+        retry = reconnect ? .reconnect : .republish
+        retryAlarm.set(after: backoff.next())
     }
 
-    private func retried(reconnect: Bool) async {
-        // Replaced while it waited to run.
-        guard !Task.isCancelled else { return }
+    private func cancelRetry() {
         retry = nil
-        if reconnect { connect() } else { await drain() }
+        retryAlarm.set(nil)
+    }
+
+    private func retried() async {
+        // Cancelled while the alarm rang.
+        guard let pending = retry else { return }
+        retry = nil
+        if pending == .reconnect { connect() } else { await drain() }
     }
 }

@@ -222,6 +222,8 @@ public actor SessionManager {
     /// Refreshes now. Concurrent callers share one refresh.
     public func refresh() async throws(SessionError) -> String {
         if let refreshing { return try await refreshing.value.get() }
+        // A task of its own, not the first caller's: that caller's
+        // cancellation must not cancel the refresh the others wait on.
         let task = Task { await self.performRefresh() }
         refreshing = task
         let result = await task.value
@@ -295,9 +297,10 @@ public actor SessionManager {
     /// `retry`.
     public func keepAlive<C: Clock>(clock: C, retry: Duration = .seconds(30)) async where C.Duration == Duration {
         while !Task.isCancelled {
+            let seen = changes.current.generation
             guard let session = (try? current()) ?? nil, session.isAuthorized(now: now()) else { return }
             guard let expires = session.accessExpiresAt else {
-                await nextChange()
+                await changes.changed(since: seen)
                 continue
             }
             var due = expires - margin(session) - now()
@@ -323,28 +326,11 @@ public actor SessionManager {
     /// (or 1e300) is re-read daily instead of overflowing a duration.
     private static let longestSleep = 86_400.0
 
-    /// Callers of `nextChange`, resumed when this process changes the session.
-    private var changeWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// Counts this process's changes to the session (login, refresh,
+    /// invalidation), for `keepAlive` to wait on.
+    private let changes = Watched(0)
 
-    /// Returns when the session changes (login, refresh, invalidation) or the task is cancelled.
-    private func nextChange() async {
-        let id = UUID()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled { continuation.resume() } else { changeWaiters[id] = continuation }
-            }
-        } onCancel: {
-            Task { await self.resumeWaiter(id) }
-        }
-    }
-
-    private func resumeWaiter(_ id: UUID) { changeWaiters.removeValue(forKey: id)?.resume() }
-
-    private func sessionChanged() {
-        let waiters = changeWaiters
-        changeWaiters = [:]
-        waiters.values.forEach { $0.resume() }
-    }
+    private func sessionChanged() { changes.set(changes.current.value + 1) }
 
     // MARK: logout
 

@@ -22,7 +22,6 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     private let wakes: AsyncStream<Bool>
     private let waker: AsyncStream<Bool>.Continuation
-    private var runner: Task<Void, Never>?
     /// A partial batch's wait for `batchAge`, and the retry after a
     /// temporary failure: deadlines `run` sleeps towards.
     nonisolated let ageAlarm: Alarm<C>
@@ -59,18 +58,6 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         (ageAlarm, retryAlarm) = (Alarm(clock: clock), Alarm(clock: clock))
     }
 
-    public func start() {
-        guard runner == nil else { return }
-        runner = Task { await self.run() }
-    }
-
-    public func stop() async {
-        runner?.cancel()
-        waker.finish()
-        await runner?.value
-        runner = nil
-    }
-
     /// Sends everything queued now (start-up, trip end, login, network back),
     /// without waiting out a pending backoff.
     public nonisolated func flush() { waker.yield(true) }
@@ -101,9 +88,10 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         if lastCount + addedSinceCount >= options.batchCount { waker.yield(false) }
     }
 
-    /// A wake is explicit (`flush`, a retry falling due) or routine (new
-    /// samples): routine wakes leave a pending backoff alone.
-    private nonisolated func run() async {
+    /// Sends batches as wakes come, until the task is cancelled. A wake is
+    /// explicit (`flush`, a retry falling due) or routine (new samples):
+    /// routine wakes leave a pending backoff alone.
+    public nonisolated func run() async {
         let waker = waker
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.ageAlarm.run { await self.ageReached() } }

@@ -23,7 +23,7 @@ struct AdapterFailoverTests {
         options.mode = .active
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         let events = scanner.events
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci0").count == 1)
 
         try await rig.setPowered(false)
@@ -53,7 +53,7 @@ struct AdapterFailoverTests {
         // hci0 as the Pi's UART adapter: the USB dongle goes first.
         options.adapterRank = { $0 == "hci0" ? 1 : 0 }
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci1").count == 1)
         #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci0").isEmpty)
         await scanner.stop()

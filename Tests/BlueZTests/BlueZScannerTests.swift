@@ -20,7 +20,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(await scanner.state == .scanning)
 
         try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [Self.ibeacon])
@@ -59,7 +59,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         try await rig.addDevice("C0:FF:EE:00:00:07", manufacturer: [Self.ibeacon])
         let sightings = scanner.sightings
         _ = try await sightings.next(within: .seconds(20), "the device's first advert")
@@ -81,7 +81,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         let events = scanner.events
 
         rig.mock.process.kill(SIGKILL)
@@ -101,7 +101,7 @@ struct BlueZScannerTests {
         defer { rig.stop() }
         try await rig.addAdapter()
         let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         let events = scanner.events
 
         try await rig.mock.control(rig.connection, "RemoveAdapter", [.string("hci0")])
@@ -119,7 +119,7 @@ struct BlueZScannerTests {
             let rig = try await BlueZTestRig()
             defer { rig.stop() }
             let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-            try await scanner.start()
+            try await scanner.startRunning()
             #expect(await scanner.state == .noAdapter)
             await scanner.stop()
         }
@@ -128,7 +128,7 @@ struct BlueZScannerTests {
             let rig = try await BlueZTestRig(policy: .denyBlueZ)
             defer { rig.stop() }
             let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-            try await scanner.start()
+            try await scanner.startRunning()
             #expect(await scanner.state == .accessDenied)
             await scanner.stop()
         }
@@ -139,7 +139,7 @@ struct BlueZScannerTests {
             try await rig.addAdapter()
             try await rig.setPowered(false)
             let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
-            try await scanner.start()
+            try await scanner.startRunning()
             #expect(await scanner.state == .poweredOff)
             let events = scanner.events
             try await rig.setPowered(true)
@@ -160,7 +160,7 @@ struct BlueZScannerTests {
         let connection = try await DBusConnection.connect(address: bus.address)
         defer { connection.close() }
         let scanner = BlueZScanner(connection: connection, options: .documented, clock: ContinuousClock())
-        try await withDeadline(.seconds(20), "scanner start") { try await scanner.start() }
+        try await withDeadline(.seconds(20), "scanner start") { try await scanner.startRunning() }
         #expect(await scanner.state == .serviceAbsent)
         await scanner.stop()
     }
@@ -186,7 +186,7 @@ struct BlueZScannerTests {
         // No discovery cycle in the way of counting the watchdog's restarts.
         options.cycle = .seconds(3600)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
-        try await scanner.start()
+        try await scanner.startRunning()
         let events = scanner.events
         _ = try await events.next(within: .seconds(20), "first discovery")
         /// Discovery started again for `reason` (any, when nil: after a power
@@ -248,7 +248,7 @@ struct BlueZScannerTests {
         options.watchdog = .seconds(3600)
         options.deviceExpiry = .seconds(300)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
-        try await scanner.start()
+        try await scanner.startRunning()
         try await rig.addDevice("C0:FF:EE:00:00:09", manufacturer: [Self.ibeacon])
         _ = try await scanner.sightings.next(within: .seconds(20), "sighting")
         let events = scanner.events

@@ -30,7 +30,7 @@ struct PassiveScanTests {
         let clock = TestClock()
         let scanner = BlueZScanner(connection: rig.connection, options: options(.auto), clock: clock)
         let sightings = scanner.sightings
-        try await scanner.start()
+        try await scanner.startRunning()
         let reception = try #require(await scanner.reception)
         #expect(reception.mode == .passive)
         #expect(reception.reason == "ScanMode = auto, but \(ManagementSocketError.notPermitted); bluetoothd offers advertisement monitors")
@@ -67,7 +67,7 @@ struct PassiveScanTests {
         var options = options(.passive)
         options.monitorPatterns = nil
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(await scanner.reception == ScanReception(mode: .passive, reason: "ScanMode = passive: bluetoothd offers advertisement monitors"))
 
         // Read back as bluetoothd reads it: GetManagedObjects on the registered root.
@@ -119,7 +119,7 @@ struct PassiveScanTests {
         try await rig.offerMonitors()
         let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
         let events = scanner.events
-        try await scanner.start()
+        try await scanner.startRunning()
         return (rig, scanner, events)
     }
 

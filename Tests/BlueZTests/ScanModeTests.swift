@@ -23,7 +23,7 @@ struct ScanModeTests {
         options.deviceExpiry = .seconds(3600)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         let events = scanner.events
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(await scanner.reception == ScanReception(mode: .active, reason: "ScanMode = active"))
         let starts = try await rig.calls("StartDiscovery").count
 
@@ -63,7 +63,7 @@ struct ScanModeTests {
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
         let events = scanner.events
         let sightings = scanner.sightings
-        try await scanner.start()
+        try await scanner.startRunning()
         #expect(await scanner.reception?.mode == .mgmt)
 
         func send(_ address: UInt64, index: UInt16 = 0, _ bytes: [UInt8]? = nil) {
@@ -106,7 +106,7 @@ struct ScanModeTests {
         var options = ScannerOptions.documented
         options.managementChannel = { () throws(ManagementSocketError) in throw .notPermitted }
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
-        try await scanner.start()
+        try await scanner.startRunning()
         let reception = try #require(await scanner.reception)
         #expect(reception.mode == .active)
         #expect(reception.reason == "ScanMode = auto, but \(ManagementSocketError.notPermitted) and bluetoothd offers no advertisement monitors (it needs --experimental); adverts come over D-Bus")

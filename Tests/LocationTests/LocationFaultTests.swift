@@ -23,7 +23,7 @@ struct LocationFaultTests {
         defer { receiver.stop() }
         var gpsd = try GPSDaemon(device: receiver.terminal.path, directory: directory)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: gpsd.port), options: Self.quickRetry, clock: ContinuousClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         let events = reader.events
 
         let first = try await events.nextMatching(within: .seconds(30)) { if case .fix(let fix) = $0 { fix.mode == 3 } else { false } }
@@ -42,7 +42,8 @@ struct LocationFaultTests {
         _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.noFix) }
         receiver.hasFix = true
         _ = try await events.nextMatching(within: .seconds(30)) { $0 == .state(.fix) }
-        await reader.stop()
+        reading.cancel()
+        await reading.value
         gpsd.stop()
     }
 
@@ -57,7 +58,7 @@ struct LocationFaultTests {
         options.retryBase = .seconds(1)
         options.retryCap = .seconds(1)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
-        await reader.start()
+        let reading = Task { await reader.run() }
 
         try await server.wait(for: "the watch request") { $0.received.first?.contains(#"?WATCH={"enable":true,"json":true};"#) == true }
         try await clock.waitForSleepers(1)
@@ -75,21 +76,23 @@ struct LocationFaultTests {
         #expect(server.received.count == 1)
         clock.advance(by: .seconds(1))
         try await server.wait(for: "the reconnect") { $0.received.count == 2 }
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 
     @Test func nothingListeningGivesUnreachableAndRetriesOnTheClock() async throws {
         let port = try FreePort.tcp()
         let clock = TestClock()
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: port), options: Self.quickRetry, clock: clock)
-        await reader.start()
+        let reading = Task { await reader.run() }
         #expect(try await reader.events.next(within: .seconds(10), "a state") == .state(.unreachable))
         for attempt in 1...3 {
             try await clock.waitForSleepers(1)
             #expect(await reader.counters.connections == 0, "attempt \(attempt)")
             clock.advance(by: .milliseconds(300))
         }
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 
     /// The NMEA reader on a pty, as on a USB receiver: a real log written in
@@ -100,7 +103,7 @@ struct LocationFaultTests {
         let log = try String(contentsOf: url, encoding: .utf8)
         let expected = try NMEAFixAssemblerTests.fixes("nl2008u.log")
         let reader = LocationReader(source: .nmea(device: terminal.path, baud: 4800), options: LocationOptions(noDataTimeout: .seconds(10)), clock: ContinuousClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         #expect(try await reader.events.next(within: .seconds(10), "the device opening") == .state(.noDevice))
 
         var rng = SplitMix64(seed: 5)
@@ -126,7 +129,8 @@ struct LocationFaultTests {
         }
         #expect(fixes == Array(expected.dropLast()))
         #expect(await reader.counters.rejectedLines > 0)
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 }
 
@@ -138,9 +142,10 @@ extension LocationFaultTests {
         let gpsd = try GPSDaemon(device: nil, directory: directory)
         defer { gpsd.stop() }
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: gpsd.port), options: Self.quickRetry, clock: ContinuousClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         #expect(try await reader.events.next(within: .seconds(20), "the device list") == .state(.noDevice))
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 
     /// A receiver unplugged while gpsd runs: gpsd reports the device with
@@ -156,14 +161,15 @@ extension LocationFaultTests {
 
             """)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: LocationOptions(noDataTimeout: .seconds(10)), clock: TestClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         var events: [LocationEvent] = []
         for _ in 0..<4 { events.append(try await reader.events.next(within: .seconds(20), "an event")) }
         #expect(events.first == .state(.noFix))
         #expect(events.contains(.state(.fix)))
         #expect(events.contains { if case .fix(let fix) = $0 { fix.lat == 48.217558333 } else { false } })
         #expect(events.last == .state(.noDevice))
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 
     /// A receiver that stops talking after an epoch: that last fix is
@@ -179,7 +185,7 @@ extension LocationFaultTests {
         var options = LocationOptions(noDataTimeout: .seconds(10))
         options.epochSettle = .milliseconds(300)
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
-        await reader.start()
+        let reading = Task { await reader.run() }
         _ = try await reader.events.nextMatching(within: .seconds(20)) { $0 == .state(.fix) }
         // The no-data watchdog and the settle timer.
         try await clock.waitForSleepers(2)
@@ -189,7 +195,8 @@ extension LocationFaultTests {
         let event = try await reader.events.nextMatching(within: .seconds(20)) { if case .fix = $0 { true } else { false } }
         guard case .fix(let fix) = event else { return }
         #expect(fix.lat == 48.2208 && fix.lon == 8.421881667)
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 
     /// `gpsd:///path`: a unix socket (here socat in front of gpsd's TCP port).
@@ -208,9 +215,10 @@ extension LocationFaultTests {
             while !FileManager.default.fileExists(atPath: path) { try await Task.sleep(for: .milliseconds(5)) }
         }
         let reader = LocationReader(source: .gpsdSocket(path: path), options: Self.quickRetry, clock: ContinuousClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         let first = try await reader.events.nextMatching(within: .seconds(30)) { if case .fix = $0 { true } else { false } }
         if case .fix(let fix) = first { #expect(fix.mode == 3) }
-        await reader.stop()
+        reading.cancel()
+        await reading.value
     }
 }

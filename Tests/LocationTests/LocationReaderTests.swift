@@ -17,7 +17,7 @@ struct LocationReaderTests {
         let fake = try GPSFake(log: url.path, directory: directory)
         defer { fake.stop() }
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: fake.port), options: LocationOptions(noDataTimeout: .seconds(10)), clock: ContinuousClock())
-        await reader.start()
+        let reading = Task { await reader.run() }
         let fixes = try await withDeadline(.seconds(60), "\(name) replayed through gpsd") {
             var fixes: [Fix] = []
             var connected = false
@@ -37,7 +37,8 @@ struct LocationReaderTests {
             }
             return fixes
         }
-        await reader.stop()
+        reading.cancel()
+        await reading.value
         return fixes
     }
 

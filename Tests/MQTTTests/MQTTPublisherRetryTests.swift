@@ -37,8 +37,8 @@ struct MQTTPublisherRetryTests {
         let events = publisher.events
         let reader = Task { for await event in events { seen.events.withLock { $0.append(event) } } }
         defer { reader.cancel() }
-        await publisher.start()
-        defer { Task { await publisher.stop() } }
+        let running = Task { await publisher.run() }
+        defer { running.cancel() }
         // Waits for an event after those already matched.
         var consumed = 0
         func next(_ what: String, where matches: @escaping @Sendable (MQTTPublisher<TestClock>.Event) -> Bool) async throws {

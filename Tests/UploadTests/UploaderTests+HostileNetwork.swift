@@ -20,10 +20,11 @@ extension UploaderTests {
         try rig.record(150)
         try rig.backend.setFaults(#"{"queue":[\#(fault),\#(fault)]}"#)
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         #expect(events.filter { if case .retrying(200, _) = $0 { true } else { false } }.count == 2)
         let summary = try rig.backend.summary()
         #expect(summary.stored == 150 && summary.duplicates == 0 && summary.conflicts == 0)
@@ -39,10 +40,11 @@ extension UploaderTests {
         try rig.record(20)
         try rig.backend.setFaults(#"{"queue":[{"kind":"503","retry_after":"\#(header)"}]}"#)
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let waits = events.compactMap { if case .retrying(503, let delay) = $0 { delay } else { nil } }
         #expect(waits.count == 1 && waits[0] <= UploadRig.quick.retryCap)
         #expect(try rig.backend.summary().stored == 20)
@@ -89,10 +91,11 @@ extension UploaderTests {
         let session = rig.session
         let uploader = Uploader(outbox: outbox, deviceID: UploadRig.deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
                                 options: options, clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         released.wait()
         #expect(events.first.map { if case .retrying(nil, _) = $0 { true } else { false } } == true, "\(events)")
         #expect(events.contains(.uploaded(first: 1, last: 30)))

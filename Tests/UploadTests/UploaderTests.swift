@@ -24,10 +24,11 @@ struct UploaderTests {
         try rig.record(250)
         try rig.backend.setFaults(#"{"queue":[\#(fault),\#(fault)]}"#)
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let summary = try rig.backend.summary()
         #expect(summary.stored == 250 && summary.conflicts == 0)
         #expect(try rig.backend.missing(upto: 250).isEmpty)
@@ -46,10 +47,11 @@ struct UploaderTests {
         var options = UploadRig.quick
         options.requestTimeout = .seconds(1)
         let uploader = rig.uploader(options, clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         #expect(events.contains { if case .retrying(nil, _) = $0 { true } else { false } })
         #expect(try rig.backend.summary().stored == 50)
         #expect(try rig.outbox.status().depth == 0)
@@ -63,10 +65,11 @@ struct UploaderTests {
         var options = UploadRig.quick
         options.retryCap = .seconds(5)
         let uploader = rig.uploader(options, clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let waits = events.compactMap { if case .retrying(429, let delay) = $0 { delay } else { nil } }
         #expect(waits.count == 1 && waits[0] >= .seconds(1))
         #expect(try rig.backend.summary().stored == 10)
@@ -79,10 +82,11 @@ struct UploaderTests {
         try rig.record(400)
         try rig.backend.setFaults(#"{"max_bytes":700}"#)
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let batches = events.compactMap { if case .uploaded(let first, let last) = $0 { last - first + 1 } else { nil } }
         #expect(batches.count > 4 && batches.allSatisfy { $0 < 100 })
         #expect(try rig.backend.summary().stored == 400)
@@ -97,7 +101,7 @@ struct UploaderTests {
         try rig.record(250)
         try rig.backend.setFaults(#"{"queue":[{"kind":"400"}]}"#)
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
         #expect(events.contains(.deadLettered(first: 1, last: 100, status: 400)))
@@ -110,7 +114,8 @@ struct UploaderTests {
         #expect(try rig.outbox.retryDeadLetters() == 100)
         uploader.flush()
         _ = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         #expect(try rig.backend.summary().stored == 250)
         #expect(try rig.outbox.status() .deadLetters == 0)
     }
@@ -125,7 +130,7 @@ struct UploaderTests {
         _ = try? await rig.session.refresh()
         #expect(!(await rig.session.isAuthorized))
         let uploader = rig.uploader(clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         #expect(try await UploadRig.untilSettled(uploader.events).last == .waitingForLogin)
         #expect(try rig.backend.summary().posts == 0)
@@ -134,7 +139,8 @@ struct UploaderTests {
         _ = try await rig.session.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         uploader.flush()
         #expect(try await UploadRig.untilSettled(uploader.events).last == .drained)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         #expect(try rig.backend.summary().stored == 120)
     }
 
@@ -146,10 +152,11 @@ struct UploaderTests {
         var options = UploadRig.quick
         options.maxQueuedSamples = 100
         let uploader = rig.uploader(options, clock: ContinuousClock())
-        await uploader.start()
+        let running = Task { await uploader.run() }
         uploader.flush()
         let events = try await UploadRig.untilSettled(uploader.events)
-        await uploader.stop()
+        running.cancel()
+        await running.value
         let dropped = try #require(events.compactMap { if case .dataDropped(let range) = $0 { range } else { nil } }.first)
         #expect(dropped == DroppedRange(firstSeq: 1, lastSeq: 50, firstTime: 1_796_000_000, lastTime: 1_796_000_004.9, count: 50))
         let stored = try rig.database.read { connection in
