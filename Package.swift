@@ -51,7 +51,7 @@ let package = Package(
         // Thin Swift faces over the C libraries.
         .target(name: "Logging", swiftSettings: strict),
         // The words modules pass each other: requirements, events, identities, commands.
-        .target(name: "Vocabulary", swiftSettings: strict),
+        .target(name: "Vocabulary", dependencies: ["CBluetooth"], swiftSettings: strict),
         // Small shared basics: clamping outside numbers, backoff, civil time.
         .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
@@ -74,7 +74,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel", "Vocabulary"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
         .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
@@ -140,14 +140,14 @@ let package = Package(
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Vocabulary", "Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 
         // Starts and stops real peers by PID (dbus-daemon, python-dbusmock's
         // BlueZ, glewlwyd, gpsd, the ingest server): for the demo, the bench
         // and the tests.
-        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage", "Capture", "BlueZ", "Basics"], resources: [.copy("Templates")], swiftSettings: strict),
+        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage", "Capture", "BlueZ", "Basics", "Vocabulary"], resources: [.copy("Templates")], swiftSettings: strict),
         // Test-only support (a test clock, deadlines, the mocks only tests
         // need), with the peers re-exported. No shipped executable links it.
         .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),

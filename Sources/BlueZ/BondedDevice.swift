@@ -1,11 +1,12 @@
 public import DBus
+public import Vocabulary
 
 /// A device bonded to BlueZ (paired, keys stored). bluetoothd resolves a
 /// bonded device's private addresses with the IRK it holds and reports it
 /// under its identity address.
 public struct BondedDevice: Sendable, Equatable {
-    /// The identity address, `AA:BB:CC:DD:EE:FF`.
-    public var address: String
+    /// The identity address.
+    public var address: BluetoothAddress
     public var name: String?
 }
 
@@ -18,8 +19,10 @@ extension BlueZScanner {
         return objects.compactMap { path, interfaces -> BondedDevice? in
             guard path.hasPrefix(adapter + "/"), let device = interfaces["org.bluez.Device1"]?.stringKeyed,
                   device["Bonded"]?.bool == true || device["Paired"]?.bool == true,
-                  let address = device["Address"]?.string else { return nil }
-            return BondedDevice(address: address.uppercased(), name: device["Name"]?.string ?? device["Alias"]?.string)
+                  let text = device["Address"]?.string,
+                  let address = BluetoothAddress(text, kind: device["AddressType"]?.string.flatMap(BluetoothAddress.Kind.init(rawValue:)))
+            else { return nil }
+            return BondedDevice(address: address, name: device["Name"]?.string ?? device["Alias"]?.string)
         }.sorted { $0.address < $1.address }
     }
 }

@@ -1,10 +1,10 @@
 import DBus
 internal import Dispatch
+import Vocabulary
 
 /// What the scanner remembers about one device object.
 struct DeviceRecord: Sendable {
-    var address: String
-    var addressType: String?
+    var address: BluetoothAddress
     var rssi: Int?
     var txPower: Int?
     var name: String?
@@ -68,8 +68,8 @@ struct DeviceRecord: Sendable {
 
     private mutating func apply(_ key: String, _ value: DBusValue) {
         switch key {
-        case "Address": if let v = value.string { address = v }
-        case "AddressType": addressType = value.string
+        case "Address": if let text = value.string, let parsed = BluetoothAddress(text, kind: address.kind) { address = parsed }
+        case "AddressType": address.kind = value.string.flatMap(BluetoothAddress.Kind.init(rawValue:))
         case "RSSI": rssi = value.int64.map(Int.init)
         case "TxPower": txPower = value.int64.map(Int.init)
         case "Name", "Alias": if key == "Name" || name == nil { name = value.string }
@@ -98,14 +98,14 @@ struct DeviceRecord: Sendable {
     /// The record as a sighting stamped now (monotonic).
     func sighting() -> Sighting {
         Sighting(
-            address: address, addressType: addressType, rssi: rssi, txPower: txPower, name: name,
+            address: address, rssi: rssi, txPower: txPower, name: name,
             manufacturerData: manufacturerData, serviceData: serviceData, paired: paired,
             uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` → `AA:BB:CC:DD:EE:FF`.
-    static func address(fromPath path: String) -> String? {
+    static func address(fromPath path: String) -> BluetoothAddress? {
         guard let last = path.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
-        return last.dropFirst(4).split(separator: "_").joined(separator: ":")
+        return BluetoothAddress(last.dropFirst(4).split(separator: "_").joined(separator: ":"))
     }
 }

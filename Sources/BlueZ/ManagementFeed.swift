@@ -1,6 +1,7 @@
 import BluetoothKernel
 internal import Dispatch
 import Synchronization
+import Vocabulary
 
 /// Adverts read from the kernel's management channel for the scanner's
 /// adapter, turned into sightings on the channel's own queue (no task hop
@@ -20,7 +21,8 @@ final class ManagementFeed: Sendable {
         /// Address text and object path per address, made once: every
         /// advert would otherwise build both strings again. Emptied when the
         /// adapter changes or when it grows large.
-        var names: [UInt64: (address: String, path: String)] = [:]
+        /// By address and type (the type above the 48 bits).
+        var names: [UInt64: (address: BluetoothAddress, path: String)] = [:]
     }
 
     private static let queue = DispatchQueue(label: "waymark.bluetooth.management")
@@ -53,18 +55,20 @@ final class ManagementFeed: Sendable {
     }
 
     private func handle(_ found: FoundAdvert) {
-        let names = followed.withLock { followed -> (address: String, path: String)? in
+        let names = followed.withLock { followed -> (address: BluetoothAddress, path: String)? in
             guard let adapter = followed.adapter, adapter.index == found.controller else { return nil }
-            if let known = followed.names[found.address] { return known }
+            let key = found.address | UInt64(found.addressType) << 48
+            if let known = followed.names[key] { return known }
             if followed.names.count >= 4096 { followed.names.removeAll(keepingCapacity: true) }
-            let made = (found.addressText, adapter.path + "/" + found.objectPathComponent)
-            followed.names[found.address] = made
+            let kind = found.addressTypeText.flatMap(BluetoothAddress.Kind.init(rawValue:))
+            let made = (BluetoothAddress(value: found.address, kind: kind), adapter.path + "/" + found.objectPathComponent)
+            followed.names[key] = made
             return made
         }
         guard let names, let paired = table.seen(names.path, at: tick()) else { return }
         let data = AdvertisingData(found.data)
         deliver(Sighting(
-            address: names.address, addressType: found.addressTypeText, rssi: found.rssi == 127 ? nil : Int(found.rssi),
+            address: names.address, rssi: found.rssi == 127 ? nil : Int(found.rssi),
             txPower: data.txPower, name: data.name, manufacturerData: data.manufacturerData, serviceData: data.serviceData,
             paired: paired, uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds))
     }

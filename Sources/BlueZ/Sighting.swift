@@ -1,11 +1,11 @@
+public import Vocabulary
+
 /// One update about one Bluetooth device, as BlueZ reported it: an advert
 /// seen, or just a new RSSI. It carries the device's current advertising
 /// data, so a consumer can decode any sighting on its own.
 public struct Sighting: Sendable, Hashable {
-    /// `AA:BB:CC:DD:EE:FF`.
-    public var address: String
-    /// `public` or `random`.
-    public var addressType: String?
+    /// The advertiser's address, with its type when BlueZ said.
+    public var address: BluetoothAddress
     /// Received signal strength in dBm.
     public var rssi: Int?
     /// Advertised transmit power in dBm.
@@ -21,12 +21,11 @@ public struct Sighting: Sendable, Hashable {
     public var uptimeNanoseconds: UInt64
 
     public init(
-        address: String, addressType: String? = nil, rssi: Int? = nil, txPower: Int? = nil, name: String? = nil,
+        address: BluetoothAddress, rssi: Int? = nil, txPower: Int? = nil, name: String? = nil,
         manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [String: [UInt8]] = [:], paired: Bool = false,
         uptimeNanoseconds: UInt64
     ) {
         self.address = address
-        self.addressType = addressType
         self.rssi = rssi
         self.txPower = txPower
         self.name = name

@@ -211,7 +211,7 @@ enum BluetoothCommands {
                 Log.error("pair: --address must be AA:BB:CC:DD:EE:FF")
                 return .usage
             }
-            identity = .address(address.description)
+            identity = .address(of: address)
         } else {
             guard let within = seconds(invocation.values["--within"], default: .seconds(10)) else { return .usage }
             identity = await chooseByScanning(configuration, within: within ?? .seconds(10), strongest: invocation.flag("--strongest"))
@@ -278,11 +278,11 @@ enum BluetoothCommands {
         defer { bus.close() }
         let bonded = await BlueZScanner<ContinuousClock>.bondedDevices(on: bus, adapter: configuration.bluetooth.adapter)
         if let address {
-            guard let wanted = BluetoothAddress(address), let device = bonded.first(where: { $0.address == wanted.description }) else {
+            guard let wanted = BluetoothAddress(address), let device = bonded.first(where: { $0.address.sameDevice(as: wanted) }) else {
                 Log.error("pair: \(address) is not bonded to BlueZ; bond it first (bluetoothctl pair), or see waymark pair --bonded")
                 return nil
             }
-            return .address(device.address)
+            return .address(of: device.address)
         }
         guard !bonded.isEmpty else {
             Log.error("pair: no device is bonded to BlueZ; bond the phone or tag first (bluetoothctl pair)")
@@ -296,7 +296,7 @@ enum BluetoothCommands {
             Log.error("pair: no valid choice")
             return nil
         }
-        return .address(bonded[choice - 1].address)
+        return .address(of: bonded[choice - 1].address)
     }
 
     // MARK: beacons, unpair

@@ -1,5 +1,6 @@
 internal import BlueZ
 internal import CZlib
+internal import Vocabulary
 
 /// The capture's framing, inside the gzip stream:
 ///
@@ -63,8 +64,8 @@ public enum CaptureCodec {
         switch record.body {
         case .advert(let adapter, let sighting):
             out.short(adapter)
-            out.short(sighting.address)
-            out.short(sighting.addressType ?? "")
+            out.short(sighting.address.description)
+            out.short(sighting.address.kind?.rawValue ?? "")
             out.i16(sighting.rssi)
             out.i16(sighting.txPower)
             out.u8(sighting.name == nil ? 0 : 1)
@@ -121,9 +122,11 @@ public enum CaptureCodec {
             switch type {
             case 1:
                 let adapter = try fields.short()
-                var sighting = Sighting(address: try fields.short(), uptimeNanoseconds: 0)
-                let addressType = try fields.short()
-                sighting.addressType = addressType.isEmpty ? nil : addressType
+                let (text, type) = (try fields.short(), try fields.short())
+                guard let address = BluetoothAddress(text, kind: BluetoothAddress.Kind(rawValue: type)) else {
+                    throw CaptureError.malformed("an advert's address is not one: \(text.prefix(40).debugDescription)")
+                }
+                var sighting = Sighting(address: address, uptimeNanoseconds: 0)
                 (sighting.rssi, sighting.txPower) = (try fields.i16(), try fields.i16())
                 let hasName = try fields.u8() != 0
                 let name = try fields.short()

@@ -18,7 +18,10 @@ struct ControlInterfaceService: Service {
         }
     }
 
+    /// The interface answers calls on the bus's own dispatch; at shutdown,
+    /// it goes before the services behind it stop.
     func run() async {
         await waitUntilCancelled()
+        bus.unexport(path: ControlInterface.path)
     }
 }

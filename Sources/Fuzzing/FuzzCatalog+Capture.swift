@@ -1,3 +1,4 @@
+import Vocabulary
 internal import BlueZ
 internal import Capture
 internal import Upload
@@ -7,7 +8,7 @@ extension FuzzCatalog {
     static let captureRecords: [CaptureRecord] = [
         CaptureRecord(boot: 10, wall: 1_764_000_000, synchronized: true, body: .state(.running(true))),
         CaptureRecord(boot: 10.5, wall: 1_764_000_000.5, synchronized: true, body: .advert(adapter: "hci0", Sighting(
-            address: "C0:FF:EE:00:00:01", addressType: "random", rssi: -60, txPower: -4, name: "tag",
+            address: BluetoothAddress(value: 0xC0FF_EE00_0001, kind: .random), rssi: -60, txPower: -4, name: "tag",
             manufacturerData: [0x004C: [0x02, 0x15] + Array(repeating: 0xE2, count: 21)], serviceData: ["0000fcd2-0000-1000-8000-00805f9b34fb": [0x40, 0x02, 0xC4, 0x09]],
             uptimeNanoseconds: 10_500_000_000))),
         CaptureRecord(boot: 11, wall: 1_764_000_001, synchronized: false, body: .location(LocationLine(speaks: .nmea, bytes: Array("$GPGGA,120000.00,4813.0535,N,00824.8697,E,2,08,1.0,765.8,M,47.4,M,,*5B".utf8)))),

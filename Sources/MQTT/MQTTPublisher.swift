@@ -247,7 +247,9 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
                 batch = try outbox.oldest(count: options.batchCount, bytes: options.batchBytes, for: .mqtt,
                                           after: inFlight.last?.batch.lastSeq ?? brokerHas)
             } catch {
-                return Log.error("mqtt: cannot read the outbox: \(error)")
+                // Tried again after the backoff, as a refused batch is.
+                Log.error("mqtt: cannot read the outbox: \(error); retrying later")
+                return scheduleRetry(reconnect: false)
             }
             guard let batch else {
                 if inFlight.isEmpty { await publishState() }

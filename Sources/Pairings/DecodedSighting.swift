@@ -20,9 +20,9 @@ package struct DecodedSighting: Encodable {
         package var role: String
     }
 
-    package init(_ sighting: Sighting, bindkeys: [String: [UInt8]] = [:], at time: Date = Date()) {
+    package init(_ sighting: Sighting, bindkeys: [UInt64: [UInt8]] = [:], at time: Date = Date()) {
         self.time = time
-        address = sighting.address
+        address = sighting.address.description
         rssi = sighting.rssi
         name = sighting.name
         adverts = Self.adverts(of: sighting, bindkeys: bindkeys)
@@ -36,11 +36,11 @@ package struct DecodedSighting: Encodable {
 
     /// A sighting's adverts decoded, manufacturer data first, each in key
     /// order; BTHome with the advertiser's bindkey, if it has one.
-    package static func adverts(of sighting: Sighting, bindkeys: [String: [UInt8]]) -> [Advertisement] {
+    package static func adverts(of sighting: Sighting, bindkeys: [UInt64: [UInt8]]) -> [Advertisement] {
         let manufacturer = sighting.manufacturerData.sorted { $0.key < $1.key }.map { AdvertisementDecoder.decode(companyID: $0.key, $0.value) }
         guard !sighting.serviceData.isEmpty else { return manufacturer }
-        let bindkey = bindkeys.isEmpty ? nil : bindkeys[sighting.address.uppercased()]
-        let addressBytes = Advertisement.parseHex(sighting.address.split(separator: ":").joined())
+        let bindkey = bindkeys.isEmpty ? nil : bindkeys[sighting.address.value]
+        let addressBytes = sighting.address.bytes
         return manufacturer + sighting.serviceData.sorted { $0.key < $1.key }.map {
             AdvertisementDecoder.decode(serviceUUID: $0.key, $0.value, bindkey: bindkey, address: addressBytes)
         }

@@ -7,9 +7,9 @@ package import Vocabulary
 /// one place where an advert is decoded with its pairing's bindkey.
 package struct PairedDevices: Sendable {
     package let byIdentity: [DeviceIdentity: Pairing]
-    /// BTHome encryption keys by advertiser address (upper case): an address
+    /// BTHome encryption keys by advertiser address (its 48 bits): an address
     /// pairing's own, or a `bthome:MAC` pairing's, whose MAC is the address.
-    package let bindkeys: [String: [UInt8]]
+    package let bindkeys: [UInt64: [UInt8]]
     /// Turns private addresses into the identities of `irk:` pairings.
     package let resolver: PrivateAddressResolver
 
@@ -17,7 +17,7 @@ package struct PairedDevices: Sendable {
         byIdentity = Dictionary(pairings.map { ($0.identity, $0) }) { $1 }
         bindkeys = pairings.reduce(into: [:]) { keys, pairing in
             guard let key = pairing.bindkey.flatMap(Advertisement.parseHex) else { return }
-            if let address = pairing.identity.advertiserAddress { keys[address] = key }
+            if let address = pairing.identity.advertiserAddress { keys[address.value] = key }
         }
         resolver = PrivateAddressResolver(pairings.compactMap { pairing in pairing.irk.map { (pairing.identity, $0) } })
     }
@@ -42,8 +42,8 @@ package struct PairedDevices: Sendable {
     /// The pairing a sighting comes from, by an advert's identity, its
     /// address, or its private address resolved by an IRK; nil for strangers.
     package func pairing(of sighting: Sighting, adverts: [Advertisement]) -> Pairing? {
-        var identities = adverts.compactMap(\.identity) + [.address(sighting.address.uppercased())]
-        if sighting.addressType != "public", let resolved = resolver.identity(of: sighting.address.uppercased()) { identities.append(resolved) }
+        var identities = adverts.compactMap(\.identity) + [.address(of: sighting.address)]
+        if sighting.address.kind != .public, let resolved = resolver.identity(of: sighting.address) { identities.append(resolved) }
         return identities.lazy.compactMap({ byIdentity[$0] }).first
     }
 

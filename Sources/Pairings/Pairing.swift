@@ -65,7 +65,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     /// Whether `sighting` comes from this paired device: by identity decoded
     /// from its adverts, or by address for an address pairing.
     public func matches(_ sighting: Sighting) -> Bool {
-        if case .address(let address) = identity { return address == sighting.address.uppercased() }
+        if case .address(let address) = identity { return address.sameDevice(as: sighting.address) }
         return Self.identities(of: sighting).contains(identity)
     }
 

@@ -1,4 +1,3 @@
-import BluetoothKernel
 package import Cipher
 import Synchronization
 package import Vocabulary
@@ -8,7 +7,7 @@ package import Vocabulary
 /// so a stranger's RPA in busy air costs one AES block per IRK, once.
 package final class PrivateAddressResolver: Sendable {
     private let keys: [(identity: DeviceIdentity, key: IdentityResolvingKey)]
-    private let cache = Mutex<[String: DeviceIdentity?]>([:])
+    private let cache = Mutex<[UInt64: DeviceIdentity?]>([:])
     private let blocks = Atomic<Int>(0)
     /// Answers kept at most; the cache starts over when full.
     static let capacity = 4096
@@ -17,22 +16,20 @@ package final class PrivateAddressResolver: Sendable {
         self.keys = keys
     }
 
-    /// The identity of the paired key that made `address`
-    /// (`AA:BB:CC:DD:EE:FF`), or nil.
-    package func identity(of address: String) -> DeviceIdentity? {
-        // Resolvable private addresses start with 4 to 7 (top bits 01).
-        guard !keys.isEmpty, let first = address.utf8.first, (UInt8(ascii: "4")...UInt8(ascii: "7")).contains(first) else { return nil }
-        if let known = cache.withLock({ $0[address] }) { return known }
+    /// The identity of the paired key that made `address`, or nil. An
+    /// address of unknown type is tried too, if its top bits are 01.
+    package func identity(of address: BluetoothAddress) -> DeviceIdentity? {
+        let candidate = BluetoothAddress(value: address.value, kind: .random)
+        guard !keys.isEmpty, address.kind != .public, candidate.randomKind == .resolvable else { return nil }
+        if let known = cache.withLock({ $0[address.value] }) { return known }
         var found: DeviceIdentity?
-        if let parsed = BluetoothAddress(address) {
-            for (identity, key) in keys {
-                blocks.add(1, ordering: .relaxed)
-                if key.resolves(parsed.value) { found = identity; break }
-            }
+        for (identity, key) in keys {
+            blocks.add(1, ordering: .relaxed)
+            if key.resolves(address.value) { found = identity; break }
         }
         cache.withLock { cache in
             if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
-            cache[address] = .some(found)
+            cache[address.value] = .some(found)
         }
         return found
     }

@@ -1,3 +1,4 @@
+import Vocabulary
 import Basics
 import BlueZ
 import Capture
@@ -58,14 +59,14 @@ public struct BusyAirCapture: Sendable {
                 let t = Double(second) + Double(slot) / Double(perSecond)
                 if slot % (perSecond / 2) == 0 {
                     if inRange {
-                        add(t, .advert(adapter: "hci0", Sighting(address: "C0:FF:EE:00:00:01", addressType: "public", rssi: -55 - (second + slot) % 9,
+                        add(t, .advert(adapter: "hci0", Sighting(address: BluetoothAddress(value: 0xC0FF_EE00_0001, kind: .public), rssi: -55 - (second + slot) % 9,
                                                                  manufacturerData: [0x004C: Self.ibeacon], uptimeNanoseconds: UInt64(t * 1e9))))
                     }
                     continue
                 }
                 let device = slot % noiseDevices
                 let data: [UInt8] = [0x10, 0x05, UInt8(device), UInt8(second & 0xff), UInt8(slot & 0xff), 0x1c]
-                add(t, .advert(adapter: "hci0", Sighting(address: String(format: "5A:%02X:00:11:22:33", device), addressType: "random",
+                add(t, .advert(adapter: "hci0", Sighting(address: BluetoothAddress(value: 0x5A00_0011_2233 | UInt64(device) << 32, kind: .random),
                                                          rssi: -70 - device % 25, manufacturerData: [0x004C: data], uptimeNanoseconds: UInt64(t * 1e9))))
             }
             let played = Double(second) * receiverSpeed

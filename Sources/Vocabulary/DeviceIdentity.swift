@@ -12,8 +12,9 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
     case ruuvi(mac: String)
     /// A BTHome device by the MAC in its payload, which is also its address.
     case btHome(mac: String)
-    /// A device by its (public or static) address, upper case.
-    case address(String)
+    /// A device by its (public or static) address; of no type, so that it
+    /// matches the address whatever type an advert says.
+    case address(BluetoothAddress)
     /// A device with private addresses, by the fingerprint of its Identity Resolving Key.
     case irk(fingerprint: String)
 
@@ -26,7 +27,7 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
         guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
         let value = String(text[text.index(after: colon)...])
         let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let isMAC = parts.count == 6 && parts.allSatisfy { $0.count == 2 && UInt8($0, radix: 16) != nil }
+        let address = BluetoothAddress(value)
         switch kind {
         case .ibeacon, .altbeacon:
             guard parts.count == 3, !parts[0].isEmpty, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else { return nil }
@@ -34,9 +35,12 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
         case .eddystone:
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
             self = .eddystone(namespace: parts[0], instance: parts[1])
-        case .ruuvi, .bthome, .address:
-            guard isMAC else { return nil }
-            self = kind == .ruuvi ? .ruuvi(mac: value) : kind == .bthome ? .btHome(mac: value) : .address(value.uppercased())
+        case .ruuvi, .bthome:
+            guard address != nil else { return nil }
+            self = kind == .ruuvi ? .ruuvi(mac: value) : .btHome(mac: value)
+        case .address:
+            guard let address else { return nil }
+            self = .address(address)
         case .irk:
             guard !value.isEmpty, parts.count == 1 else { return nil }
             self = .irk(fingerprint: value)
@@ -56,13 +60,18 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
     }
 
     /// The advertiser address this identity names: an address pairing's,
-    /// or a BTHome device's (its payload's MAC is its address); upper case.
-    public var advertiserAddress: String? {
+    /// or a BTHome device's (its payload's MAC is its address).
+    public var advertiserAddress: BluetoothAddress? {
         switch self {
         case .address(let address): address
-        case .btHome(let mac): mac.uppercased()
+        case .btHome(let mac): BluetoothAddress(mac)
         default: nil
         }
+    }
+
+    /// The identity of a device known by its address, whatever its type.
+    public static func address(of address: BluetoothAddress) -> DeviceIdentity {
+        .address(BluetoothAddress(value: address.value))
     }
 
     public var isIRK: Bool {

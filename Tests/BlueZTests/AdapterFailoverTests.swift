@@ -1,3 +1,4 @@
+import Vocabulary
 import BlueZ
 import DBus
 import Foundation
@@ -41,7 +42,7 @@ struct AdapterFailoverTests {
             .string("hci1"), .string("C0:FF:EE:00:00:02"), .string("tag"),
             .dictionary(key: "q", value: "v", [BlueZScannerTests.ruuvi]), .dictionary(key: "s", value: "v", []), .int16(-60),
         ])
-        #expect(try await scanner.sightings.next(within: .seconds(20), "a sighting on hci1").address == "C0:FF:EE:00:00:02")
+        #expect(try await scanner.sightings.next(within: .seconds(20), "a sighting on hci1").address.description == "C0:FF:EE:00:00:02")
         await scanner.stop()
     }
 

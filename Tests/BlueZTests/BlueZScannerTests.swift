@@ -1,3 +1,4 @@
+import Vocabulary
 import Advertisements
 import BlueZ
 import BluetoothKernel
@@ -33,7 +34,7 @@ struct BlueZScannerTests {
         try await withDeadline(.seconds(20), "four decoded devices") {
             var seen: [String: String] = [:]
             for await sighting in sightings {
-                seen[sighting.address] = decode(sighting).map(\.format).joined(separator: ",")
+                seen[sighting.address.description] = decode(sighting).map(\.format).joined(separator: ",")
                 if seen.count == 4 { return seen }
             }
             return seen

@@ -1,3 +1,4 @@
+import Vocabulary
 import Advertisements
 import BlueZ
 import BluetoothKernel
@@ -38,14 +39,14 @@ struct PassiveScanTests {
         #expect(try await rig.calls("RegisterMonitor", on: "/").count == 1)
 
         try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [BlueZScannerTests.ibeacon])
-        _ = try await sightings.nextMatching(within: .seconds(20)) { $0.address == "C0:FF:EE:00:00:01" }
+        _ = try await sightings.nextMatching(within: .seconds(20)) { $0.address.description == "C0:FF:EE:00:00:01" }
         // An advert bluetoothd has nothing new for sends no PropertiesChanged:
         // only the monitor's DeviceFound says the beacon is still there.
         for round in 1...3 {
             try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "AdvertiseUnchanged",
                                        [.objectPath("/org/bluez/hci0/dev_C0_FF_EE_00_00_01")])
             let heard = try await sightings.next(within: .seconds(20), "DeviceFound \(round)")
-            #expect(heard.address == "C0:FF:EE:00:00:01" && heard.manufacturerData[0x004C] != nil)
+            #expect(heard.address.description == "C0:FF:EE:00:00:01" && heard.manufacturerData[0x004C] != nil)
         }
 
         // Nothing to cycle: the kernel keeps the duplicate filter off under a monitor.
@@ -98,7 +99,7 @@ struct PassiveScanTests {
         #expect(reception?.reason.contains("offers no advertisement monitors") == true)
         try await discoveryStarts(rig)
         try await rig.addDevice("C0:FF:EE:00:00:02", manufacturer: [BlueZScannerTests.ruuvi])
-        #expect(try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address == "C0:FF:EE:00:00:02" }.rssi == -60)
+        #expect(try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address.description == "C0:FF:EE:00:00:02" }.rssi == -60)
         await scanner.stop()
     }
 

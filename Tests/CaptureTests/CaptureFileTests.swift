@@ -29,7 +29,7 @@ struct CaptureFileTests {
             switch index % 4 {
             case 0:
                 return CaptureRecord(boot: boot, wall: wall, synchronized: true, body: .advert(adapter: "hci\(index % 3)", Sighting(
-                    address: "C0:FF:EE:00:00:\(String(format: "%02X", index % 256))", addressType: index % 8 == 0 ? "public" : nil,
+                    address: BluetoothAddress(value: 0xC0FF_EE00_0000 | UInt64(index % 256), kind: index % 8 == 0 ? .public : nil),
                     rssi: index % 5 == 0 ? nil : -40 - index % 60, txPower: index % 7 == 0 ? -4 : nil, name: index % 3 == 0 ? "" : nil,
                     manufacturerData: [0x004C: Array(repeating: UInt8(index & 0xff), count: index % 30), 0x0499: [5]],
                     serviceData: index % 2 == 0 ? ["0000fcd2-0000-1000-8000-00805f9b34fb": [0x40, 0x02]] : [:], paired: index % 9 == 0,

@@ -1,3 +1,4 @@
+import Vocabulary
 import Advertisements
 import BlueZ
 import Config
@@ -173,7 +174,7 @@ struct BluetoothCommandTests {
         let scanner = BlueZScanner(connection: rig.connection, options: Configuration().bluetooth.scannerOptions(cycle: .seconds(5)), clock: ContinuousClock())
         try await scanner.start()
         try await rig.addDevice("5A:11:22:33:44:55", manufacturer: [ibeacon()], rssi: -50)
-        let sighting = try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address == "5A:11:22:33:44:55" }
+        let sighting = try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address.description == "5A:11:22:33:44:55" }
         #expect(pairing.matches(sighting))
         await scanner.stop()
     }

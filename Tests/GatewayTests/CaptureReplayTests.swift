@@ -1,3 +1,4 @@
+import Vocabulary
 import BlueZ
 import Capture
 import Foundation
@@ -79,7 +80,7 @@ struct CaptureReplayTests {
         var (adverts, lines) = (0, 0)
         while let next = reader.next() {
             switch next.body {
-            case .advert(_, let sighting) where sighting.address == RecordingRig.beacon: adverts += 1
+            case .advert(_, let sighting) where sighting.address.description == RecordingRig.beacon: adverts += 1
             case .location: lines += 1
             default: break
             }

@@ -1,3 +1,4 @@
+import Vocabulary
 import Advertisements
 import Basics
 import BluetoothKernel

@@ -42,14 +42,14 @@ struct PrivateAddressTests {
         let resolver = PairedDevices(pairings).resolver
         for (key, address) in Self.table {
             let expected = pairings[keys.firstIndex(of: key)!].identity
-            #expect(resolver.identity(of: address) == expected, "\(address)")
+            #expect(resolver.identity(of: BluetoothAddress(address, kind: .random)!) == expected, "\(address)")
         }
         // The same addresses from our own generator.
         for (index, key) in keys.enumerated() {
             let irk = IdentityResolvingKey(Advertisement.parseHex(key)!)!
             for random in [UInt32(0), 0x1A5A5A, 0x3FFFFF, 0x2B8E21] {
-                let address = BluetoothAddress(value: irk.address(random: random)!).description
-                #expect(Self.table.contains { $0.key == key && $0.address == address } && resolver.identity(of: address) == pairings[index].identity)
+                let address = BluetoothAddress(value: irk.address(random: random)!, kind: .random)
+                #expect(Self.table.contains { $0.key == key && $0.address == address.description } && resolver.identity(of: address) == pairings[index].identity)
             }
         }
     }
@@ -63,13 +63,13 @@ struct PrivateAddressTests {
         // Public and static random addresses (top bits not 01) are not looked at.
         #expect(resolver.identity(of: "C0:FF:EE:00:00:01") == nil && resolver.identity(of: "00:1A:7D:DA:71:13") == nil)
         #expect(resolver.blocksComputed == 2)
-        #expect(resolver.identity(of: Self.table[5].address) == Self.pairing(2, key: Self.table[4].key).identity)
+        #expect(resolver.identity(of: BluetoothAddress(Self.table[5].address, kind: .random)!) == Self.pairing(2, key: Self.table[4].key).identity)
     }
 
     @Test func aPairedPhoneIsTheVehicleAcrossAddressChangesAndAnotherPhoneIsNot() {
         let paired = PairedDevices([Self.pairing(1, key: Self.table[0].key)])
         func sighting(_ address: String) -> Sighting {
-            Sighting(address: address, addressType: "random", rssi: -60, manufacturerData: [0x004C: [0x10, 0x05, 0x01]], uptimeNanoseconds: 0)
+            Sighting(address: BluetoothAddress(address, kind: .random)!, rssi: -60, manufacturerData: [0x004C: [0x10, 0x05, 0x01]], uptimeNanoseconds: 0)
         }
         for address in Self.table.prefix(4).map(\.address) {
             guard case .vehicle(rssi: let rssi, at: _)? = paired.observation(sighting(address), at: { 1 }) else {
