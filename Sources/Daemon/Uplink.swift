@@ -110,57 +110,53 @@ actor Uplink {
     /// settings fetch every `settingsInterval`.
     nonisolated func run() async {
         let (session, store, command, sessionEvent) = (session, store, command, sessionEvent)
-        await withTaskGroup(of: Bool.self) { group in
-            if let publisher {
-                group.addTask {
-                    await publisher.run()
-                    return false
-                }
-                group.addTask {
-                    for await event in publisher.events {
-                        switch event {
-                        case .published(let first, let last): Log.info("mqtt: samples \(first)–\(last) acknowledged")
-                        case .command(let name): command(name)
-                        default: break
-                        }
-                    }
-                    return false
-                }
-            }
-            if let uploader {
-                group.addTask {
-                    await uploader.run()
-                    return false
-                }
-                group.addTask {
-                    for await event in uploader.events {
-                        switch event {
-                        case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
-                        case .dataDropped(let range):
-                            Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
-                            store.note(Event(.dataDropped, [
-                                .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
-                                .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
-                            ]))
-                        default: break
-                        }
-                    }
-                    return false
-                }
-            }
-            group.addTask {
+        var loops: [@Sendable () async -> Void] = [
+            {
                 for await event in session.events {
                     if event == .refreshed { await self.fetchSettings() }
                     sessionEvent(event)
                 }
-                return false
-            }
-            group.addTask {
+            },
+            {
                 await self.settingsAlarm.run {
                     await self.fetchSettings()
                     await self.scheduleSettings(again: true)
                 }
-                return false
+            },
+        ]
+        if let publisher {
+            loops += [{ await publisher.run() }, {
+                for await event in publisher.events {
+                    switch event {
+                    case .published(let first, let last): Log.info("mqtt: samples \(first)–\(last) acknowledged")
+                    case .command(let name): command(name)
+                    default: break
+                    }
+                }
+            }]
+        }
+        if let uploader {
+            loops += [{ await uploader.run() }, {
+                for await event in uploader.events {
+                    switch event {
+                    case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
+                    case .dataDropped(let range):
+                        Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
+                        store.note(Event(.dataDropped, [
+                            .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
+                            .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
+                        ]))
+                    default: break
+                    }
+                }
+            }]
+        }
+        await withTaskGroup(of: Bool.self) { group in
+            for loop in loops {
+                group.addTask {
+                    await loop()
+                    return false
+                }
             }
             group.addTask {
                 for await _ in self.stops {}
