@@ -25,7 +25,7 @@ WAYMARK_CACHE ?= /var/cache/waymark
 export WAYMARK_CACHE
 DEB_DIR = .build/deb
 
-.PHONY: all build release test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm order-file fuzz clean install uninstall
+.PHONY: all build release test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -128,6 +128,15 @@ bench: deps
 bench-vm: deps
 	$(SWIFT) build -c release
 	.build/release/waymark-bench --vm-stack-only
+
+# Busy air at the scale of a car park, in the real-BlueZ VM on the virtual
+# controller (Tests/VM/vhci-air.py): 10, 100, 300 and 1,000 devices around
+# the car's beacon, heard by Waymark in mgmt, active and passive mode and by
+# bleak's stack in turn. Figures per step and receiver; the table and an
+# SVG plot go to .build/bench-air.txt and .build/bench-air.svg.
+bench-air: deps
+	$(SWIFT) build -c release
+	.build/release/waymark-bench --air-only
 
 # Remakes Benchmarks/waymark.order, the functions a recording daemon
 # runs, which the release link puts together (see Package.swift): the

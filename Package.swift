@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBusFloor", "DBus", "Storage", "Gateway", "Config", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
+            dependencies: ["DBusFloor", "Vocabulary", "DBus", "Storage", "Gateway", "Config", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).

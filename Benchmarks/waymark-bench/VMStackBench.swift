@@ -4,6 +4,7 @@ import Config
 import DBus
 import Foundation
 import Peers
+import Vocabulary
 
 /// The whole stack's CPU per advert in the real-BlueZ VM (`Tests/VM/
 /// vm-stack-cost.sh`): Waymark reading the kernel's management channel
@@ -54,7 +55,7 @@ struct VMStackBench {
         guard let start = before.time, let end = after.time else { throw PeerError.startFailed("the stack-cost VM", output: "no window times") }
         func ticks(_ name: String) -> Double { Double((after.ticks[name] ?? 0) - (before.ticks[name] ?? 0)) }
         func inWindow(_ times: [Double]) -> Int { times.filter { $0 >= start && $0 < end }.count }
-        func lines(_ name: String) -> [Double] { text(job, name).split(separator: "\n").compactMap { Double($0) } }
+        func lines(_ name: String) -> [Double] { text(job, name).split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } } }
         let heard = (scanner: inWindow(lines("stack-scanner.txt")), scan: inWindow(Self.times(ndjson: text(job, "stack-scan.ndjson"))),
                      fast: inWindow(lines("stack-fast.txt")))
         guard heard.scanner > 0, heard.scan > 0, heard.fast > 0 else {
@@ -88,32 +89,35 @@ struct VMStackBench {
     /// with the recording cycle, taking each sighting through the
     /// synchronous handler as the recorder does. Writes the time of each
     /// sighting after `seconds`, as the dbus-fast receiver does.
-    static func receiveAdverts(adapter: String, seconds: Int) async throws {
+    static func receiveAdverts(adapter: String, seconds: Int, mode: ScanMode? = nil) async throws {
         let configuration = Configuration()
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.adapter = adapter
+        if let mode { options.mode = mode }
         let address = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "unix:path=/run/dbus/system_bus_socket"
         let connection = try await DBusConnection.connect(address: address)
         let heard = Heard()
-        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { _ in heard.add() }
+        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { heard.add($0.address) }
         try await scanner.start()
         FileHandle.standardError.write(Data("receiving in \(await scanner.reception?.mode.rawValue ?? "no") mode\n".utf8))
         let loops = Task { await scanner.run() }
         try await Task.sleep(for: .seconds(seconds))
+        let cycles = await scanner.cycles
         await scanner.stop()
         await loops.value
-        print(heard.times.map { String(format: "%.6f", $0) }.joined(separator: "\n"))
+        FileHandle.standardError.write(Data("\(cycles.summary)\n".utf8))
+        print(heard.all.map { String(format: "%.6f ", $0.time) + $0.address.description }.joined(separator: "\n"))
     }
 
-    /// Sighting times, kept on the scanner's queue.
+    /// Sightings' times and addresses, kept on the scanner's queue.
     final class Heard: @unchecked Sendable {
         private let lock = NSLock()
-        private var list: [Double] = []
-        func add() {
+        private var list: [(time: Double, address: BluetoothAddress)] = []
+        func add(_ address: BluetoothAddress) {
             let now = Date().timeIntervalSince1970
-            lock.withLock { list.append(now) }
+            lock.withLock { list.append((now, address)) }
         }
-        var times: [Double] { lock.withLock { list } }
+        var all: [(time: Double, address: BluetoothAddress)] { lock.withLock { list } }
     }
 
     /// A file the job wrote; empty when it wrote none.

@@ -1,3 +1,4 @@
+import BlueZ
 import DBusFloor
 import Foundation
 import Upload
@@ -27,7 +28,7 @@ do {
         "--receive-burst": { try await ScanBench.receiveBurst(address: $0[0], device: $0[1], count: Int($0[2]) ?? 0) },
         "--receive-floor-burst": { exit(dbus_floor_receive($0[0], $0[1], $0[2], Int($0[3]) ?? 0)) },
         "--receive-mgmt-burst": { try await ScanBench.receiveManagementBurst(address: $0[0], socketPath: $0[1], count: Int($0[2]) ?? 0) },
-        "--receive-adverts": { try await VMStackBench.receiveAdverts(adapter: $0[0], seconds: Int($0[1]) ?? 60) },
+        "--receive-adverts": { try await VMStackBench.receiveAdverts(adapter: $0[0], seconds: Int($0[1]) ?? 60, mode: $0.count > 2 ? ScanMode(rawValue: $0[2]) : nil) },
         "--order-file": { try await OrderFile.write(to: $0[0]) },
         "--decode-only": { rest in
             var report = BenchReport()
@@ -56,6 +57,8 @@ do {
         "--launch-only": { var report = BenchReport(); try await LaunchBench(quick: quick).run(into: &report); return report },
         // Not in the full run: it boots the real-BlueZ VM (minutes).
         "--vm-stack-only": { var report = BenchReport(); try await VMStackBench(quick: quick).run(into: &report); return report },
+        // Not in the full run either: the busy-air VM, every step and receiver (tens of minutes).
+        "--air-only": { var report = BenchReport(); try await AirBench(quick: quick).run(into: &report); return report },
     ]
     if let section = arguments.lazy.compactMap({ sections[$0] }).first {
         print(try await section().text)

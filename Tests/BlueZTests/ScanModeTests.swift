@@ -11,6 +11,10 @@ import Vocabulary
 /// injected clock, and the management channel replayed through a socketpair.
 @Suite(.serialized)
 struct ScanModeTests {
+    /// Flags, then the iBeacon of the end-to-end tests, as the kernel passes it on.
+    static let ibeaconAdvert: [UInt8] = [0x02, 0x01, 0x06, 0x1a, 0xff, 0x4c, 0x00, 0x02, 0x15, 0xe2, 0xc5, 0x6d, 0xb5, 0xdf, 0xfb, 0x48, 0xd2,
+                                         0xb0, 0x60, 0xd0, 0xf5, 0xa7, 0x10, 0x96, 0xe0, 0x00, 0x64, 0x00, 0x00, 0xc5]
+
     @Test func discoveryIsCycledOnTheClockWhileAdvertsKeepComing() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
@@ -67,7 +71,7 @@ struct ScanModeTests {
         #expect(await scanner.reception?.mode == .mgmt)
 
         func send(_ address: UInt64, index: UInt16 = 0, _ bytes: [UInt8]? = nil) {
-            let event = bytes ?? DeviceFound(address: address, addressType: 1, rssi: -70, flags: 0, data: ManagementEventTests.ibeaconAdvert)
+            let event = bytes ?? DeviceFound(address: address, addressType: 1, rssi: -70, flags: 0, data: Self.ibeaconAdvert)
                 .encoded(index: index)
             _ = event.withUnsafeBytes { write(kernel, $0.baseAddress, $0.count) }
         }

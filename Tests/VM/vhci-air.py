@@ -13,8 +13,9 @@ event, and optionally a cap on reports per second (a Pi's UART at
 921,600 baud carries about 2,000).
 
 The population comes from a JSON file (see `load`). Every report sent, and
-every one the cap dropped, is logged with its time, so that a loss further
-up the stack can be located.
+every one the cap dropped, is logged with its wall-clock time (what the
+receivers stamp theirs with), so that a loss further up the stack can be
+located.
 
 Usage: vhci-air.py POPULATION.json TRUTH.log [--cap N] [--batch N] [--seed N]
 """
@@ -203,8 +204,8 @@ class Controller:
             self.flush(now)
             self.heap = []
 
-    def log(self, now, *fields):
-        self.truth.write("%.6f %s\n" % (now, " ".join(fields)))
+    def log(self, _due, *fields):
+        self.truth.write("%.6f %s\n" % (time.time(), " ".join(fields)))
 
     def advertise(self, now, advertiser):
         if advertiser.rotate and now - advertiser.rotated_at >= advertiser.rotate:

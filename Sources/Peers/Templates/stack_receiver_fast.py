@@ -2,8 +2,8 @@
 D-Bus library, with its compiled unmarshaller): discovery on the adapter
 with bleak's filter (LE, DuplicateData), and every Device1
 PropertiesChanged and InterfacesAdded from BlueZ merged into the device's
-property dict as bleak's BlueZ manager does. Writes the time of each advert
-(one per line, buffered) and stops after SECONDS.
+property dict as bleak's BlueZ manager does. Writes the time and address of
+each advert (one per line, buffered) and stops after SECONDS.
 Usage: stack_receiver_fast.py ADAPTER_PATH SECONDS'''
 import asyncio
 import sys
@@ -30,12 +30,12 @@ async def main():
                 return
             devices.setdefault(message.path, {}).update(unpack_variants(changed))
             if ADVERT_KEYS.intersection(changed):
-                heard.append(time.time())
+                heard.append((time.time(), message.path))
         elif message.member == 'InterfacesAdded':
             path, interfaces = message.body
             if 'org.bluez.Device1' in interfaces:
                 devices[path] = unpack_variants(interfaces['org.bluez.Device1'])
-                heard.append(time.time())
+                heard.append((time.time(), path))
 
     bus.add_message_handler(handler)
     for rule in ("type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
@@ -53,7 +53,8 @@ async def main():
         sys.exit('StartDiscovery: %s %s' % (reply.error_name, reply.body))
     print('discovering on', adapter, file=sys.stderr, flush=True)
     await asyncio.sleep(seconds)
-    sys.stdout.write(''.join('%.6f\n' % t for t in heard))
+    # /org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF -> AA:BB:CC:DD:EE:FF
+    sys.stdout.write(''.join('%.6f %s\n' % (t, path.rsplit('/dev_', 1)[-1].replace('_', ':')) for t, path in heard))
 
 
 asyncio.run(main())

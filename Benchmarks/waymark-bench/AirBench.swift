@@ -1,0 +1,216 @@
+import Foundation
+import Peers
+
+/// `make bench-air`: the whole stack in busy air at the scale of a car
+/// park. In the real-BlueZ VM, the virtual controller (Tests/VM/vhci-air.py)
+/// carries the car's beacon among 10 to 1,000 other devices, and each
+/// receiver hears it in turn (Tests/VM/vm-air-cost.sh): Waymark's scanner in
+/// mgmt, active and passive mode, and bleak's stack (a dbus-fast receiver).
+/// For every step and receiver: the CPU time of each process per advert the
+/// controller sent, the beacon's adverts received against those sent, the
+/// longest silence between two of them, the time discovery was off, memory,
+/// and BlueZ's cache. A table and an SVG plot go to `.build/`.
+struct AirBench {
+    let quick: Bool
+    static let scripts = FileManager.default.currentDirectoryPath + "/Tests/VM"
+    static let car = "C0:FF:EE:00:00:01"
+    static let receivers = ["mgmt", "active", "passive", "bleak"]
+
+    /// One receiver's window at one step.
+    struct Run {
+        var devices: Int, receiver: String
+        var seconds = 0.0
+        /// CPU seconds in the window, by process.
+        var cpu: [String: Double] = [:]
+        var sent = 0, carSent = 0, carHeard = 0, heard = 0
+        var carGap = 0.0, discoveryOff = 0.0, enables = 0
+        var rss: [String: Int] = [:]
+        var cacheFiles = 0
+
+        /// What the stack costs: every process a receiver needs.
+        var stackCPU: Double { ["receiver", "bluetoothd", "dbus-daemon"].reduce(0) { $0 + (cpu[$1] ?? 0) } }
+        var advertsPerSecond: Double { seconds > 0 ? Double(sent) / seconds : 0 }
+    }
+
+    func run(into report: inout BenchReport) async throws {
+        let steps = quick ? [10, 100] : [10, 100, 300, 1000]
+        let (window, settle) = quick ? (10, 6) : (20, 8)
+        let started = Date()
+        let job = try TemporaryDirectory("waymark-bench-air")
+        defer { unlink(job.file("waymark-bench")) }
+        let files = FileManager.default
+        try files.copyItem(atPath: ScanBench.executable, toPath: job.file("waymark-bench"))
+        try files.copyItem(atPath: Self.scripts + "/vm-air-cost.sh", toPath: job.file("vm-job.sh"))
+        for script in ["vm-lib.sh", "vhci-crypto.sh", "vhci-air.py"] { try files.copyItem(atPath: Self.scripts + "/" + script, toPath: job.file(script)) }
+        try files.copyItem(atPath: files.currentDirectoryPath + "/hardware/io.waymark.Gateway1.conf", toPath: job.file("io.waymark.Gateway1.conf"))
+        chmod(job.path, 0o755)
+        for devices in steps { try Self.population(devices).write(toFile: job.file("population-\(devices).json"), atomically: true, encoding: .utf8) }
+        let venv = try PythonPeers.environment()
+        try """
+            STEPS="\(steps.map(String.init).joined(separator: " "))"
+            RECEIVERS="\(Self.receivers.joined(separator: " "))"
+            WINDOW=\(window)
+            SETTLE=\(settle)
+            PYTHON=\(venv)/bin/python
+            RECEIVER=\(PythonPeers.template("stack_receiver_fast.py"))
+
+            """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
+        let timeout = Double(steps.count * Self.receivers.count * (window + settle + 60) + 300)
+        let (console, code) = try BlueZVM.run(job: job, scripts: Self.scripts, timeout: timeout)
+        guard code == "0" else {
+            throw PeerError.startFailed("the busy-air VM (exit \(code ?? "none")); files in \(job.path)", output: String(console.suffix(3000)))
+        }
+        let runs = steps.flatMap { devices in Self.receivers.map { Self.read(job, devices: devices, receiver: $0) } }
+        Self.add(runs, to: &report)
+        let table = Self.table(runs)
+        let plot = Self.plot(runs)
+        let directory = files.currentDirectoryPath + "/.build"
+        try table.write(toFile: directory + "/bench-air.txt", atomically: true, encoding: .utf8)
+        try plot.write(toFile: directory + "/bench-air.svg", atomically: true, encoding: .utf8)
+        FileHandle.standardError.write(Data((table + "\n").utf8))
+        report.add("air.duration", Date().timeIntervalSince(started), unit: "s",
+                   note: "the whole bench under TCG; table in .build/bench-air.txt, plot in .build/bench-air.svg, VM files in \(job.path)")
+    }
+
+    /// The car's beacon every 100 ms among `devices` others: a tenth each
+    /// iBeacons, Ruuvi tags, BTHome sensors and Eddystone beacons; three
+    /// tenths phones (rotating private addresses, scannable) and three
+    /// tenths noise.
+    static func population(_ devices: Int) -> String {
+        let tenth = devices / 10
+        let mix = ["ibeacon": tenth, "ruuvi": tenth, "bthome": tenth, "eddystone": tenth, "phone": 3 * tenth, "noise": devices - 7 * tenth]
+        let generate = mix.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+        return """
+            {"devices": [{"name": "car", "address": "\(car)", "interval_ms": 100,
+                          "ibeacon": ["e2c56db5-dffb-48d2-b060-d0f5a71096e0", 100, 0], "rssi": -55}],
+             "generate": {\(generate)}}
+            """
+    }
+
+    static func read(_ job: TemporaryDirectory, devices: Int, receiver: String) -> Run {
+        let name = "\(devices)-\(receiver)"
+        func text(_ file: String) -> String { (try? String(contentsOfFile: job.file(file), encoding: .utf8)) ?? "" }
+        func fields(_ file: String) -> [[Substring]] { text(file).split(separator: "\n").map { $0.split(separator: " ") } }
+        func values(_ file: String) -> [String: Double] {
+            Dictionary(fields(file).compactMap { $0.count == 2 ? (String($0[0]), Double($0[1]) ?? 0) : nil }) { $1 }
+        }
+        var run = Run(devices: devices, receiver: receiver)
+        let (before, after) = (values("before-\(name)"), values("after-\(name)"))
+        guard let start = before["time"], let end = after["time"], end > start else { return run }
+        run.seconds = end - start
+        for process in ["receiver", "bluetoothd", "dbus-daemon", "controller", "softirq"] {
+            run.cpu[process] = ((after[process] ?? 0) - (before[process] ?? 0)) / 100
+        }
+        run.rss = values("rss-\(name)").mapValues { Int($0) }
+        run.cacheFiles = Int(text("cache-\(name)").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        // The controller's log: `TIME sent ADDRESS NAME adv|rsp RSSI`, `TIME scan on|off dup|all`.
+        // Discovery-off time is the window's time between a scan disable and the next enable.
+        var scanning = false, offSince = start
+        for line in fields("truth-\(name).log") where line.count >= 3 {
+            guard let time = Double(line[0]), time < end else { continue }
+            if line[1] == "scan" {
+                let on = line[2] == "on"
+                if on, !scanning, time > start { run.discoveryOff += time - max(offSince, start); run.enables += 1 }
+                if !on, scanning { offSince = time }
+                scanning = on
+            } else if line[1] == "sent", time >= start {
+                run.sent += 1
+                if line[2] == car { run.carSent += 1 }
+            }
+        }
+        if !scanning { run.discoveryOff += end - max(offSince, start) }
+        // The receiver's: `TIME ADDRESS` per sighting.
+        var carTimes: [Double] = []
+        for line in fields("heard-\(name).txt") where line.count == 2 {
+            guard let time = Double(line[0]), time >= start, time < end else { continue }
+            run.heard += 1
+            if line[1] == car { carTimes.append(time) }
+        }
+        run.carHeard = carTimes.count
+        let edges = [start] + carTimes.sorted() + [end]
+        run.carGap = zip(edges, edges.dropFirst()).map { $1 - $0 }.max() ?? run.seconds
+        return run
+    }
+
+    static func add(_ runs: [Run], to report: inout BenchReport) {
+        for run in runs where run.seconds > 0 {
+            let bleak = runs.first { $0.devices == run.devices && $0.receiver == "bleak" }
+            let perAdvert = { (run: Run) in run.sent > 0 ? run.stackCPU * 1000 / Double(run.sent) : 0 }
+            let prefix = "air.\(run.devices).\(run.receiver)"
+            report.add(prefix + ".stack_cpu_per_advert", perAdvert(run), unit: "ms",
+                       baseline: run.receiver == "bleak" ? nil : bleak.map(perAdvert), baselineName: "bleak's stack",
+                       note: "receiver + bluetoothd + dbus-daemon over \(run.sent) adverts sent (\(format(run.advertsPerSecond))/s)")
+            report.add(prefix + ".cpu_per_second", run.stackCPU / run.seconds, unit: "s/s",
+                       baseline: run.receiver == "bleak" ? nil : bleak.map { $0.stackCPU / max($0.seconds, 1) }, baselineName: "bleak's stack",
+                       note: "receiver \(format(run.cpu["receiver"] ?? 0)) s, bluetoothd \(format(run.cpu["bluetoothd"] ?? 0)) s, dbus-daemon \(format(run.cpu["dbus-daemon"] ?? 0)) s, softirq \(format(run.cpu["softirq"] ?? 0)) s (the machine's), controller \(format(run.cpu["controller"] ?? 0)) s")
+            report.add(prefix + ".beacon_heard", Double(run.carHeard), unit: "adverts", baseline: Double(run.carSent), baselineName: "sent",
+                       note: "the car's beacon; longest gap \(format(run.carGap)) s; \(run.heard) sightings of all devices")
+            report.add(prefix + ".discovery_off", run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : run.discoveryOff * 1000,
+                       unit: "ms", note: run.enables > 0 ? "per scan enable, \(run.enables) in the window" : "in the window, no scan enable in it")
+            report.add(prefix + ".rss_receiver", Double(run.rss["receiver"] ?? 0) / 1024, unit: "MiB",
+                       note: "bluetoothd \(format(Double(run.rss["bluetoothd"] ?? 0) / 1024)) MiB, dbus-daemon \(format(Double(run.rss["dbus-daemon"] ?? 0) / 1024)) MiB; \(run.cacheFiles) files in BlueZ's cache after")
+        }
+        for receiver in receivers {
+            let points = runs.filter { $0.receiver == receiver && $0.seconds > 0 }.map { ($0.advertsPerSecond, $0.stackCPU / $0.seconds) }
+            report.add("air.\(receiver).slope", slope(points) * 1000, unit: "ms/advert",
+                       note: "CPU seconds per second against adverts per second, least squares over \(points.count) steps")
+        }
+    }
+
+    static func slope(_ points: [(Double, Double)]) -> Double {
+        guard points.count >= 2 else { return 0 }
+        let n = Double(points.count)
+        let (sx, sy) = (points.reduce(0) { $0 + $1.0 }, points.reduce(0) { $0 + $1.1 })
+        let sxx = points.reduce(0) { $0 + $1.0 * $1.0 }, sxy = points.reduce(0) { $0 + $1.0 * $1.1 }
+        let denominator = n * sxx - sx * sx
+        return denominator != 0 ? (n * sxy - sx * sy) / denominator : 0
+    }
+
+    static func table(_ runs: [Run]) -> String {
+        let header = ["devices", "receiver", "adverts/s", "stack ms/advert", "receiver s", "bluetoothd s", "dbus-daemon s", "softirq s",
+                      "beacon heard/sent", "gap s", "off ms/enable", "RSS rx/bluetoothd MiB", "cache files"]
+        let rows = runs.map { run in
+            [String(run.devices), run.receiver, format(run.advertsPerSecond),
+             format(run.sent > 0 ? run.stackCPU * 1000 / Double(run.sent) : 0),
+             format(run.cpu["receiver"] ?? 0), format(run.cpu["bluetoothd"] ?? 0), format(run.cpu["dbus-daemon"] ?? 0), format(run.cpu["softirq"] ?? 0),
+             "\(run.carHeard)/\(run.carSent)", format(run.carGap), format(run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : 0),
+             format(Double(run.rss["receiver"] ?? 0) / 1024) + "/" + format(Double(run.rss["bluetoothd"] ?? 0) / 1024), String(run.cacheFiles)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// CPU per second against adverts per second, one line per receiver.
+    static func plot(_ runs: [Run]) -> String {
+        let (width, height, margin) = (640.0, 400.0, 60.0)
+        let measured = runs.filter { $0.seconds > 0 }
+        let maxX = max(measured.map(\.advertsPerSecond).max() ?? 1, 1), maxY = max(measured.map { $0.stackCPU / $0.seconds }.max() ?? 1, 0.01)
+        func x(_ value: Double) -> Double { margin + value / maxX * (width - 2 * margin) }
+        func y(_ value: Double) -> Double { height - margin - value / maxY * (height - 2 * margin) }
+        let colours = ["mgmt": "#1b9e77", "active": "#d95f02", "passive": "#7570b3", "bleak": "#e7298a"]
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <line x1="\(margin)" y1="\(height - margin)" x2="\(width - margin)" y2="\(height - margin)" stroke="black"/>
+            <line x1="\(margin)" y1="\(margin)" x2="\(margin)" y2="\(height - margin)" stroke="black"/>
+            <text x="\(width / 2)" y="\(height - 20)" text-anchor="middle">adverts/s the controller sent (max \(format(maxX)))</text>
+            <text x="15" y="\(height / 2)" transform="rotate(-90 15 \(height / 2))" text-anchor="middle">CPU s/s: receiver + bluetoothd + dbus-daemon (max \(format(maxY)))</text>
+
+            """
+        for (index, receiver) in receivers.enumerated() {
+            let points = measured.filter { $0.receiver == receiver }.sorted { $0.advertsPerSecond < $1.advertsPerSecond }
+            let colour = colours[receiver] ?? "black"
+            let path = points.map { "\(format(x($0.advertsPerSecond))),\(format(y($0.stackCPU / $0.seconds)))" }.joined(separator: " ")
+            svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(path)\"/>\n"
+            for point in points {
+                svg += "<circle cx=\"\(format(x(point.advertsPerSecond)))\" cy=\"\(format(y(point.stackCPU / point.seconds)))\" r=\"3\" fill=\"\(colour)\"/>\n"
+            }
+            svg += "<text x=\"\(width - margin - 80)\" y=\"\(margin + Double(index) * 16)\" fill=\"\(colour)\">\(receiver)</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+}
+
+private func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : value >= 1 ? "%.2f" : "%.3f", value) }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Busy air at scale, for `make bench-air` (`waymark-bench --air-only`), run
+# by vm-init as the VM's job. For each population in $STEPS (devices around
+# the car's beacon) and each receiver in $RECEIVERS, one after the other:
+# vhci-air.py is hci0 with that population (Tests/VM/vhci-air.py), a fresh
+# bluetoothd (with --experimental for passive, which needs its monitors),
+# and the receiver on hci0:
+#  - mgmt, active, passive: Waymark's scanner as the daemon runs it
+#    (`waymark-bench --receive-adverts hci0 SECONDS MODE`, as root);
+#  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py).
+# After a settling time, a window of $WINDOW s is measured: each process's
+# CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
+# at its start and end, RSS at its end, and BlueZ's cache files after
+# bluetoothd stops. The controller's log says what it sent and when.
+. /job/vm-lib.sh
+. /job/job.env
+
+start_system_bus
+step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
+load_vhci_and_crypto
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2> /dev/null || echo 0; }
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2> /dev/null || echo 0; }
+snapshot() {
+    echo "time $(date +%s.%N)"
+    echo "receiver $(ticks $receiver)"
+    echo "bluetoothd $(ticks $bluetoothd)"
+    echo "dbus-daemon $(ticks $(pidof dbus-daemon))"
+    echo "controller $(ticks $air)"
+    echo "softirq $(awk '/^cpu / { print $8 }' /proc/stat)"
+}
+
+for n in $STEPS; do
+    for kind in $RECEIVERS; do
+        run=$n-$kind
+        step "$n devices, $kind"
+        rm -rf /var/lib/bluetooth/*
+        python3 /job/vhci-air.py /job/population-$n.json /run/truth-$run.log > /job/air-$run.log 2>&1 &
+        air=$!
+        wait_for 60 test -e /sys/class/bluetooth/hci0 || finish 13 "the virtual controller never appeared ($run)"
+        flags=""
+        [ "$kind" = passive ] && flags=--experimental
+        /usr/libexec/bluetooth/bluetoothd -n $flags > /job/bluetoothd-$run.log 2>&1 &
+        bluetoothd=$!
+        wait_for 90 busctl --system introspect org.bluez /org/bluez/hci0 || finish 14 "bluetoothd never showed hci0 ($run)"
+        btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
+        seconds=$((SETTLE + WINDOW + 5))
+        if [ "$kind" = bleak ]; then
+            "$PYTHON" "$RECEIVER" /org/bluez/hci0 $seconds > /job/heard-$run.txt 2> /job/receiver-$run.log &
+        else
+            /job/waymark-bench --receive-adverts hci0 $seconds $kind > /job/heard-$run.txt 2> /job/receiver-$run.log &
+        fi
+        receiver=$!
+        sleep "$SETTLE"
+        snapshot > /job/before-$run
+        sleep "$WINDOW"
+        snapshot > /job/after-$run
+        { echo "receiver $(rss $receiver)"; echo "bluetoothd $(rss $bluetoothd)"; echo "dbus-daemon $(rss $(pidof dbus-daemon))"; } > /job/rss-$run
+        wait $receiver
+        kill $bluetoothd
+        wait $bluetoothd
+        find /var/lib/bluetooth -path '*/cache/*' -type f | wc -l > /job/cache-$run
+        kill -TERM $air
+        wait $air
+        cp /run/truth-$run.log /job/truth-$run.log
+        rm -f /run/truth-$run.log
+    done
+done
+finish 0 "every step measured"
