@@ -213,4 +213,4 @@ struct AirBench {
     }
 }
 
-private func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : value >= 1 ? "%.2f" : "%.3f", value) }
+private func format(_ value: Double) -> String { BenchReport.format(value) }

@@ -23,7 +23,7 @@ struct BenchReport {
     /// A figure measured in several runs: the median, with every run's
     /// figure (and the baseline's, measured in the same runs) in the note.
     mutating func add(_ name: String, runs: [Double], unit: String, baselineRuns: [Double] = [], baselineName: String? = nil, note: String) {
-        func list(_ values: [Double]) -> String { values.map(format).joined(separator: ", ") }
+        func list(_ values: [Double]) -> String { values.map(Self.format).joined(separator: ", ") }
         let runsNote = "runs: " + list(runs) + (baselineRuns.isEmpty ? "" : "; \(baselineName ?? "baseline") runs: " + list(baselineRuns))
         add(name, Self.median(runs), unit: unit, baseline: baselineRuns.isEmpty ? nil : Self.median(baselineRuns),
             baselineName: baselineName, note: note + "; median of \(runs.count), " + runsNote)
@@ -37,9 +37,9 @@ struct BenchReport {
 
     var text: String {
         figures.map { figure in
-            var line = figure.name.padding(toLength: 30, withPad: " ", startingAt: 0) + format(figure.value) + " " + figure.unit
+            var line = figure.name.padding(toLength: 30, withPad: " ", startingAt: 0) + Self.format(figure.value) + " " + figure.unit
             if let baseline = figure.baseline, let ratio = figure.ratio {
-                line += "   vs \(figure.baselineName ?? "baseline") \(format(baseline)) \(figure.unit): \(String(format: "%.2f", ratio))×"
+                line += "   vs \(figure.baselineName ?? "baseline") \(Self.format(baseline)) \(figure.unit): \(String(format: "%.2f", ratio))×"
             }
             if let note = figure.note { line += "   (\(note))" }
             return line
@@ -52,8 +52,9 @@ struct BenchReport {
         return String(decoding: (try? encoder.encode(["figures": figures])) ?? Data(), as: UTF8.self)
     }
 
-    private func format(_ value: Double) -> String {
-        value >= 100 ? String(Int(value.rounded())) : String(format: "%.2f", value)
+    /// A figure as printed: whole from 100, two decimals from 1, three below.
+    static func format(_ value: Double) -> String {
+        value >= 100 ? String(Int(value.rounded())) : String(format: value >= 1 ? "%.2f" : "%.3f", value)
     }
 }
 

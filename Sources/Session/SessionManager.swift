@@ -326,11 +326,11 @@ public actor SessionManager {
     /// (or 1e300) is re-read daily instead of overflowing a duration.
     private static let longestSleep = 86_400.0
 
-    /// Counts this process's changes to the session (login, refresh,
-    /// invalidation), for `keepAlive` to wait on.
-    private let changes = Watched(0)
+    /// This process's changes to the session (login, refresh, invalidation),
+    /// counted by its generation, for `keepAlive` to wait on.
+    private let changes = Watched(())
 
-    private func sessionChanged() { changes.set(changes.current.value + 1) }
+    private func sessionChanged() { changes.set(()) }
 
     // MARK: logout
 

@@ -27,7 +27,6 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
         guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
         let value = String(text[text.index(after: colon)...])
         let parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let address = BluetoothAddress(value)
         switch kind {
         case .ibeacon, .altbeacon:
             guard parts.count == 3, !parts[0].isEmpty, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else { return nil }
@@ -36,10 +35,10 @@ public enum DeviceIdentity: Sendable, Hashable, LosslessStringConvertible, Codab
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
             self = .eddystone(namespace: parts[0], instance: parts[1])
         case .ruuvi, .bthome:
-            guard address != nil else { return nil }
+            guard BluetoothAddress(value) != nil else { return nil }
             self = kind == .ruuvi ? .ruuvi(mac: value) : .btHome(mac: value)
         case .address:
-            guard let address else { return nil }
+            guard let address = BluetoothAddress(value) else { return nil }
             self = .address(address)
         case .irk:
             guard !value.isEmpty, parts.count == 1 else { return nil }
