@@ -74,7 +74,7 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel", "Vocabulary"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel", "Vocabulary", "Lifecycle", "Logging"], swiftSettings: strict),
         .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
         .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
@@ -119,16 +119,28 @@ let package = Package(
             dependencies: ["Vocabulary", "Recorder", "Config", "Pairings", "Store", "Capture", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Basics"],
             swiftSettings: strict
         ),
-        // `waymark run`: the composition root and its services.
+        // The host's side of the daemon: systemd's readiness and watchdog,
+        // logind's sleep inhibitor, and the bus signals that wake the controller.
+        .target(name: "Host", dependencies: ["Vocabulary", "DBus", "Session", "Recording", "Lifecycle", "Logging", "Basics"], swiftSettings: strict),
+        // The session's keep-alive and the outbox's sinks (HTTP, MQTT), while authorized.
         .target(
-            name: "Daemon",
-            dependencies: ["Vocabulary", "Recorder", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "DBus", "Storage", "BlueZ", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            name: "Uplink",
+            dependencies: ["Vocabulary", "Config", "Gateway", "Store", "Pairings", "Session", "Upload", "MQTT", "Telemetry", "Lifecycle", "Logging", "Basics"],
             swiftSettings: strict
         ),
-        // Every other command, and their output.
+        // The daemon's recorder: it feeds the recording core and carries out
+        // its actions (the scanner, commits, events); the radio's health reports.
+        .target(
+            name: "Daemon",
+            dependencies: ["Vocabulary", "Recorder", "Store", "Pairings", "Capture", "BlueZ", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            swiftSettings: strict
+        ),
+        // The daemon's control interface (io.waymark.Gateway1) and the state behind it.
+        .target(name: "Control", dependencies: ["Vocabulary", "Daemon", "Host", "DBus", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Command"], swiftSettings: strict),
+        // Every command, and their output; `waymark run` composes the daemon (Run/).
         .target(
             name: "CLI",
-            dependencies: ["Vocabulary", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "Daemon", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "Daemon", "Control", "Host", "Uplink", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
             swiftSettings: strict
         ),
         .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
@@ -176,7 +188,7 @@ let package = Package(
         .testTarget(name: "PairingsTests", dependencies: ["Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Pairings", "Recording", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "ConfigTests", dependencies: ["Basics", "BlueZ", "Config", "Location", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["PeerHarness", "Storage", "Store"], exclude: ["PreviousRelease"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["Config", "Daemon", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "CLI", "Config", "Daemon", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "PeersTests", dependencies: ["PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Command", "PeerHarness"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
@@ -185,7 +197,7 @@ let package = Package(
         .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Advertisements", "Basics", "BlueZ", "BluetoothKernel", "CLI", "Capture", "Cipher", "Command", "Config", "DBus", "Daemon", "Gateway", "Location", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"],
+            dependencies: ["Advertisements", "Basics", "BlueZ", "BluetoothKernel", "CLI", "Capture", "Cipher", "Command", "Config", "Control", "DBus", "Daemon", "Gateway", "Location", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"],
             swiftSettings: strict
         ),
     ],

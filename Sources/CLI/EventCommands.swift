@@ -1,6 +1,7 @@
 import Basics
 import Command
 import DBus
+import Control
 import Daemon
 import FoundationEssentials
 internal import Glibc

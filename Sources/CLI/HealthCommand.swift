@@ -2,6 +2,7 @@ import Basics
 import Command
 import Config
 import DBus
+import Control
 import Daemon
 import FoundationEssentials
 import Logging

@@ -1,5 +1,6 @@
 import Command
 import DBus
+import Control
 import Daemon
 import FoundationEssentials
 import Logging

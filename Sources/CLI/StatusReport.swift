@@ -1,6 +1,7 @@
 import Command
 import Config
 import DBus
+import Control
 import Daemon
 import FoundationEssentials
 internal import Glibc

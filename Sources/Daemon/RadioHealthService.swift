@@ -1,15 +1,17 @@
 import Basics
-import Lifecycle
+package import Lifecycle
 
 /// Every `interval`, the recorder records a `radio_health` sample: all the
 /// time the daemon runs, so a gateway parked for a week still reports. One
 /// wake-up per interval. An interval of zero records none.
-struct RadioHealthService: Service {
-    let name = "radio health"
+package struct RadioHealthService: Service {
+    package let name = "radio health"
     let interval: Duration
     let recorder: RecorderService
 
-    func run() async {
+    package init(interval: Duration, recorder: RecorderService) { (self.interval, self.recorder) = (interval, recorder) }
+
+    package func run() async {
         guard interval > .zero else { return await waitUntilCancelled() }
         let clock = ContinuousClock()
         var last = clock.now

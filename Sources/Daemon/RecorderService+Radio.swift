@@ -1,10 +1,10 @@
-import BlueZ
+package import BlueZ
 import Capture
-import Gateway
 import Logging
 import Recorder
 import Recording
-import Telemetry
+package import Telemetry
+import Upload
 import Vocabulary
 
 /// What the scanner reports besides sightings: logged, announced, and
@@ -64,16 +64,16 @@ extension RecorderService {
     }
 
     /// The current health interval so far, for `waymark radio`.
-    var healthSoFar: RadioHealth {
+    package var healthSoFar: RadioHealth {
         return health.report(seconds: now - healthSince, pairings: pairings, reset: false)
     }
 }
 
 extension RecorderService {
-    /// Asks bluetoothd for its version (at start, and when it comes or goes),
-    /// then sends what the gateway runs if that changed.
-    func lookUpBlueZ() async {
-        if let bus { gatewayInfo.bluezVersion = await BluetoothService.find(on: bus)?.version }
+    /// bluetoothd's version, looked up at start and when it comes or goes;
+    /// what the gateway runs is sent if that changed.
+    package func bluez(version: String?) async {
+        gatewayInfo.bluezVersion = version
         // At start the scanner has chosen its mode by now, if armed: one sample, not two.
         if let mode = await scanReception?.mode.rawValue { gatewayInfo.scanMode = mode }
         await sendGatewayInfoIfChanged()

@@ -1,18 +1,16 @@
 import Basics
 import Capture
-import DBus
 import Logging
 import Recorder
-import Recording
-import Storage
+package import Recording
 import Store
 import Telemetry
-import Upload
-import Vocabulary
+package import Upload
+package import Vocabulary
 
 extension RecorderService {
     /// The open trip's id, for the control interface.
-    var currentTrip: String? { core.currentTrip }
+    package var currentTrip: String? { core.currentTrip }
 
     /// Time has passed: the trip detector's deadlines are due. A fired alarm
     /// holds no deadline, so the next one is set whatever it is.
@@ -23,12 +21,9 @@ extension RecorderService {
 
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
-    func announce(_ event: Event, upload: Bool = true) async {
+    package func announce(_ event: Event, upload: Bool = true) async {
         store.note(event)
-        BestEffort.write("signal \(event.kind.rawValue)") {
-            try bus?.emit(path: ControlInterface.path, interface: ControlInterface.interface, name: "Event",
-                          arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
-        }
+        announced(event)
         guard upload else { return }
         capture?.state(.event(event))
         await commit([RecordedSample(time: now, tripID: currentTrip, payload: .event(event))])
@@ -65,7 +60,7 @@ extension RecorderService {
         } catch {
             let kinds = Set(recorded.map(\.kind.rawValue)).sorted().joined(separator: ", ")
             Log.error("recording: cannot commit \(recorded.count) samples (\(kinds)): \(error)")
-            if let error = error as? StorageError, error.isFull { await handle(.storageFull(at: now)) }
+            if error.isDiskFull { await handle(.storageFull(at: now)) }
             return
         }
         await samplesCommitted(samples, urgency)
@@ -83,20 +78,20 @@ extension RecorderService {
     }
 
     /// After a reload: if space was freed, the next commit will tell.
-    func recheckStorage() async { await handle(.storageMayHaveRoom) }
+    package func recheckStorage() async { await handle(.storageMayHaveRoom) }
 
     /// The system is about to sleep: make the store durable; nothing
     /// session-related happens here.
-    func prepareForSleep() async {
+    package func prepareForSleep() async {
         capture?.state(.sleep)
         await handle(.sleep(at: now))
-        BestEffort.write("checkpoint the store") { try store.database.checkpoint() }
+        BestEffort.write("checkpoint the store") { try store.checkpoint() }
         Log.notice("recording: the system is going to sleep; store committed")
     }
 
     /// The system woke: collection resumes after a reconcile, which reports
     /// the sleep as a gap if it was longer than the threshold.
-    func resumed(missing: [Requirement]) async {
+    package func resumed(missing: [Requirement]) async {
         Log.notice("recording: the system woke up")
         capture?.state(.wake)
         await handle(.wake(await conditions(missing: missing), at: now))

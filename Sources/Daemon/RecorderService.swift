@@ -1,23 +1,16 @@
-import Basics
-import BlueZ
+package import Basics
+package import BlueZ
 import Capture
-import Command
-import Config
-import DBus
 import FoundationEssentials
-import Lifecycle
-import Location
+package import Lifecycle
 import Logging
-import MQTT
 import Pairings
-import Recorder
-import Recording
-import Session
-import Storage
-import Store
-import Telemetry
-import Upload
-import Vocabulary
+package import Recorder
+package import Recording
+package import Store
+package import Telemetry
+package import Upload
+package import Vocabulary
 
 /// Recording inside the daemon: it feeds `RecordingCore` (sightings of
 /// paired devices and fixes, the core's deadlines, reconciles, sleep and
@@ -30,17 +23,17 @@ import Vocabulary
 /// Trips, presence and gaps are timed on the boot clock (`CLOCK_BOOTTIME`),
 /// which never jumps; only samples get wall-clock times, each with its
 /// source, and unsynced ones are re-stamped once the clock is trusted.
-actor RecorderService: Service {
-    nonisolated let name = "recorder"
+package actor RecorderService: Service {
+    package nonisolated let name = "recorder"
     let store: GatewayStore
     let recordings: RecordingStore
     let outbox: Outbox
-    /// The local configuration with the fleet's pushed settings over it.
-    private(set) var configuration: Configuration
-    let bus: DBusConnection?
+    private(set) var settings: RecorderSettings
     let isAuthorized: @Sendable () async -> Bool
     /// Told about new samples (the uploader), and how soon they should go.
     let samplesCommitted: @Sendable (_ samples: [Sample], _ urgency: UploadUrgency) async -> Void
+    /// Told about every event as it is stored (the control interface's `Event` signal).
+    let announced: @Sendable (Event) -> Void
 
     /// The recording rules; this actor carries out what they decide.
     var core: RecordingCore
@@ -60,34 +53,32 @@ actor RecorderService: Service {
     /// Where everything heard is captured, when `[Recording] Capture` is set.
     let capture: CaptureTap?
     /// What the gateway runs now, and what the last `gateway_info` sample said.
-    var gatewayInfo: GatewayInfo
+    package internal(set) var gatewayInfo: GatewayInfo
     var gatewayInfoSent: GatewayInfo?
 
-    init(store: GatewayStore, configuration: Configuration, bus: DBusConnection?, scanner: ScannerService? = nil, clock: any SystemClock = KernelClock(),
-         health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
-         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void) {
+    package init(store: GatewayStore, settings: RecorderSettings, scanner: ScannerService, info: GatewayInfo, clock: any SystemClock = KernelClock(),
+                 health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
+                 isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void,
+                 announced: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.store = store
         self.health = health
         self.capture = capture
-        self.scanner = scanner ?? ScannerService(bus: bus)
+        self.scanner = scanner
         (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
         let recordings = RecordingStore(database: store.database)
         self.recordings = recordings
         outbox = Outbox(database: store.database)
         stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
-        self.configuration = configuration
-        self.bus = bus
+        self.settings = settings
         self.isAuthorized = isAuthorized
-        let system = Waymark.system
-        gatewayInfo = GatewayInfo(version: Waymark.version, packageVersion: Waymark.packageVersion(), architecture: system.machine,
-                                  kernel: system.kernel, bluezVersion: nil, scanMode: nil)
+        self.announced = announced
+        gatewayInfo = info
         self.samplesCommitted = samplesCommitted
         let reading = clock.read()
         healthSince = clock.boot()
         let heartbeat = BestEffort.read("the heartbeat", or: nil) { try recordings.heartbeat }
         core = RecordingCore(intent: BestEffort.read("the intent", or: .disarmed) { try recordings.intent }, lastCollected: heartbeat?.onBootClock(reading),
-                             gapThreshold: configuration.recording.gapThreshold.seconds,
-                             trips: configuration.recording.tripOptions, samples: configuration.recording.sampleOptions)
+                             gapThreshold: settings.gapThreshold, trips: settings.trips, samples: settings.samples)
         // A trip the last process left open goes on if the beacon is back in time.
         if let open = BestEffort.read("the trips", or: [], { try recordings.trips() }).last, open.end == nil {
             let lastSeen = heartbeat?.onBootClock(reading) ?? 0
@@ -108,22 +99,22 @@ actor RecorderService: Service {
         BestEffort.write("store the heartbeat") { try recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID)) }
     }
 
-    var running: Bool { core.running }
-    var intent: RecordingIntent { core.intent }
+    package var running: Bool { core.running }
+    package var intent: RecordingIntent { core.intent }
     /// The newest fix taken while running, for the control interface.
-    var lastFix: Fix? { core.lastFix }
+    package var lastFix: Fix? { core.lastFix }
 
     /// Settings in force from now on (a reload, or the fleet pushed new
     /// ones): the gap threshold at the next reconcile, the scanner's
     /// watchdog and expiry at once.
-    func retune(_ configuration: Configuration) async {
-        self.configuration = configuration
-        core.gapThreshold = configuration.recording.gapThreshold.seconds
-        await scanner.retune(watchdog: configuration.bluetooth.scanWatchdog, deviceExpiry: configuration.bluetooth.deviceExpiry)
+    package func retune(_ settings: RecorderSettings) async {
+        self.settings = settings
+        core.gapThreshold = settings.gapThreshold
+        await scanner.retune(watchdog: settings.scanner.watchdog, deviceExpiry: settings.scanner.deviceExpiry)
     }
 
     /// The recorder's part of `waymark health`.
-    func healthFacts() async -> HealthFacts {
+    package func healthFacts() async -> HealthFacts {
         var facts = HealthFacts()
         let probe = store.probe()
         facts.storeWritable = probe.writeProblem == nil && !core.storageFull
@@ -141,7 +132,7 @@ actor RecorderService: Service {
     }
 
     /// `waymark start` / `stop` (and login / logout): the only ways the intent changes.
-    func setIntent(_ intent: RecordingIntent, missing: [Requirement]) async {
+    package func setIntent(_ intent: RecordingIntent, missing: [Requirement]) async {
         do { try recordings.setIntent(intent) } catch { Log.error("recording: cannot store the intent: \(error)") }
         Log.notice("recording: \(intent.rawValue)")
         await reconcile(missing: missing)
@@ -149,7 +140,7 @@ actor RecorderService: Service {
 
     /// Matches the runtime to the intent; at launch and whenever the system
     /// becomes active again. Guarded by the session; never logs out.
-    func reconcile(missing: [Requirement]) async {
+    package func reconcile(missing: [Requirement]) async {
         await handle(.reconcile(await conditions(missing: missing), at: now))
     }
 
@@ -161,7 +152,7 @@ actor RecorderService: Service {
     }
 
     /// Observations and the core's deadlines, in one loop each, until stopped.
-    nonisolated func run() async {
+    package nonisolated func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.alarm.run { await self.tick() } }
             for await observation in observations {
@@ -190,7 +181,7 @@ actor RecorderService: Service {
 
     private func startRuntime() async {
         let paired = PairedDevices(pairings)
-        var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
+        var options = settings.scanner
         options.monitorPatterns = paired.monitorPatterns
         let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)
         capture?.state(.running(true))
@@ -206,23 +197,15 @@ actor RecorderService: Service {
         Log.notice("recording: running (\(paired.vehicles) vehicle beacon, \(paired.sensors) sensors paired)")
     }
 
-    /// Armed, running, the trip, the scan mode and what the gateway runs, for the MQTT sink's state.
-    func gatewayState() async -> GatewayState {
-        var state = GatewayState(armed: core.intent == .armed, running: core.running, trip: currentTrip, queueDepth: 0,
-                                 scanMode: await scanReception?.mode.rawValue)
-        state.info = gatewayInfo
-        return state
-    }
-
     /// The scan mode in use and why; nil while not running.
-    var scanReception: ScanReception? { get async { await scanner.reception } }
+    package var scanReception: ScanReception? { get async { await scanner.reception } }
 
     /// A fix from the daemon's location reader; the core takes it only while
     /// running. It joins the sightings' stream, so that both are handled in
     /// the order they came, as replay handles them. Trips are timed by the
     /// boot clock, as sightings are; the receiver's own time stays in the fix
     /// and dates the track's points.
-    func fix(_ fix: Fix) {
+    package func fix(_ fix: Fix) {
         observed.yield(.fix(fix, at: now))
     }
 

@@ -58,7 +58,11 @@ extension SampleStamper {
     /// Appends stamped `samples` to the outbox, with their positions and
     /// readings to their trips' timelines, in one transaction. A timeline
     /// that cannot be written costs the report, never the samples.
-    package func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws {
-        try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
+    package func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws(CommitError) {
+        do {
+            try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
+        } catch {
+            throw CommitError(underlying: error)
+        }
     }
 }

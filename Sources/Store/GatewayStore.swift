@@ -54,6 +54,10 @@ public struct GatewayStore: Sendable {
     /// Deletes every record a remote wipe must remove: the session, pairings,
     /// events, queued samples. The device id stays, so the backend still
     /// knows the gateway.
+    /// Everything committed moved from the write-ahead log into the database
+    /// file: before a suspend, and at the daemon's stop.
+    public func checkpoint() throws(StorageError) { try database.checkpoint() }
+
     public func eraseAll() throws {
         try database.write { connection in
             for table in ["session", "remote_settings", "pairing", "event", "outbox", "dead_letter", "dropped_range", "trip", "trip_point", "trip_reading"] {

@@ -1,3 +1,5 @@
+import BlueZ
+import CLI
 import Config
 @testable import Daemon
 import Foundation
@@ -23,8 +25,8 @@ struct DiskFullTests {
         _ = try PairingStore(database: store.database).pair(identity: .iBeacon(uuid: "e2c56db5-dffb-48d2-b060-d0f5a71096e0", major: 1, minor: 1), role: .vehicle, label: "car", bindkey: nil)
         var configuration = Configuration()
         configuration.recording.fixInterval = .zero
-        let recorder = RecorderService(store: store, configuration: configuration, bus: nil, isAuthorized: { true },
-                                       samplesCommitted: { _, _ in })
+        let recorder = RecorderService.make(store: store, configuration: configuration, scanner: ScannerService(bus: nil),
+                                   isAuthorized: { true }, samplesCommitted: { _, _ in })
         await recorder.reconcile(missing: [])
         #expect(await recorder.running)
         let start = Date().timeIntervalSince1970
@@ -55,7 +57,8 @@ struct DiskFullTests {
         defer { work.remove() }
         let store = try GatewayStore(path: work.file("data/waymark.db"))
         try RecordingStore(database: store.database).setIntent(.armed)
-        let recorder = RecorderService(store: store, configuration: Configuration(), bus: nil, isAuthorized: { true }, samplesCommitted: { _, _ in })
+        let recorder = RecorderService.make(store: store, configuration: Configuration(), scanner: ScannerService(bus: nil),
+                                   isAuthorized: { true }, samplesCommitted: { _, _ in })
         await recorder.reconcile(missing: [])
         #expect(await recorder.running)
         let pages = try store.database.read { try $0.scalar("PRAGMA page_count")?.integer ?? 0 }

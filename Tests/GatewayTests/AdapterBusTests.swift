@@ -1,3 +1,4 @@
+@testable import BlueZ
 @testable import BluetoothKernel
 @testable import Gateway
 import Foundation

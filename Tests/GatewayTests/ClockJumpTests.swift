@@ -1,4 +1,6 @@
 import Basics
+import BlueZ
+import CLI
 import Config
 @testable import Daemon
 import Foundation
@@ -39,7 +41,8 @@ struct ClockJumpTests {
         }
 
         func recorder() -> RecorderService {
-            RecorderService(store: store, configuration: configuration, bus: nil, clock: clock, isAuthorized: { true }, samplesCommitted: { _, _ in })
+            RecorderService.make(store: store, configuration: configuration, scanner: ScannerService(bus: nil), clock: clock,
+                                   isAuthorized: { true }, samplesCommitted: { _, _ in })
         }
 
         /// A recorder that has reconciled with nothing missing: armed and running.

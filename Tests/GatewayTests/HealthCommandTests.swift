@@ -1,6 +1,7 @@
 @testable import CLI
 import Command
 import Config
+import Control
 import DBus
 @testable import Daemon
 import Foundation

@@ -1,11 +1,16 @@
+import BlueZ
 import Command
 import Config
+import Control
+import Daemon
 import DBus
+import Host
 import Lifecycle
 import Logging
 import Session
 import Storage
 import Store
+import Uplink
 import Vocabulary
 
 /// The daemon's one decision loop. Every wake (a reload, a requirement that
@@ -34,7 +39,7 @@ struct DaemonController: Service {
     func start() async {
         await RequirementCheck(bus: bus, state: state, store: store).evaluate(configuration, initialised: false)
         await recorder.reconcile(missing: await state.missing)
-        await recorder.lookUpBlueZ()
+        await lookUpBlueZ()
     }
 
     func run() async {
@@ -85,9 +90,15 @@ struct DaemonController: Service {
             case .bluetoothChanged, .locationChanged:
                 await requirements.evaluate(configuration)
                 await recorder.reconcile(missing: await state.missing)
-                if case .bluetoothChanged = event { await recorder.lookUpBlueZ() }
+                if case .bluetoothChanged = event { await lookUpBlueZ() }
             }
         }
+    }
+
+    /// Tells the recorder bluetoothd's version: at start, and when it comes or goes.
+    private func lookUpBlueZ() async {
+        guard let bus else { return }
+        await recorder.bluez(version: await BluetoothService.find(on: bus)?.version)
     }
 
     /// The configuration file read again; the running one stays if it is broken.
@@ -120,7 +131,7 @@ struct DaemonController: Service {
     private func retune(_ local: Configuration) async {
         let configuration = Self.inForce(local, store: store)
         await uplink.current?.retune(configuration.upload)
-        await recorder.retune(configuration)
+        await recorder.retune(RecorderSettings(configuration))
     }
 
     /// Logs, stores, announces and queues what the session manager

@@ -1,26 +1,25 @@
-import BlueZ
-import DBus
-import Lifecycle
+package import DBus
+package import Lifecycle
 import Logging
 
 /// BlueZ scanning, for as long as the recorder wants it: `scan` starts a
 /// scanner, `stop` ends it, and `run` runs each scanner's loops and hands its
 /// events to the handler given with it. Without a system bus there is nothing to scan with.
-actor ScannerService: Service {
-    nonisolated let name = "scanner"
-    let bus: DBusConnection?
+package actor ScannerService: Service {
+    package nonisolated let name = "scanner"
+    package let bus: DBusConnection?
     private var scanner: BlueZScanner<ContinuousClock>?
     private let generations: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>
     private let nextGeneration: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>.Continuation
 
-    init(bus: DBusConnection?) {
+    package init(bus: DBusConnection?) {
         self.bus = bus
         (generations, nextGeneration) = AsyncStream.makeStream()
     }
 
     /// Starts scanning with `options`; sightings go to `sighting` on the
     /// scanner's own queue, events to `event` in order.
-    func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Void, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
+    package func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Void, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
         guard let bus, scanner == nil else { return }
         let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
         do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
@@ -29,7 +28,7 @@ actor ScannerService: Service {
         self.scanner = scanner
     }
 
-    func stop() async {
+    package func stop() async {
         guard let scanner else { return }
         self.scanner = nil
         let cycles = await scanner.cycles
@@ -38,17 +37,17 @@ actor ScannerService: Service {
     }
 
     /// How long the scan in progress has heard nothing; nil while not scanning.
-    var silence: Duration? { get async { await scanner?.silence } }
+    package var silence: Duration? { get async { await scanner?.silence } }
 
     /// Watchdog and expiry periods for the scan in progress.
-    func retune(watchdog: Duration, deviceExpiry: Duration) async {
+    package func retune(watchdog: Duration, deviceExpiry: Duration) async {
         await scanner?.retune(watchdog: watchdog, deviceExpiry: deviceExpiry)
     }
 
     /// The scan mode in use and why; nil while not scanning.
-    var reception: ScanReception? { get async { await scanner?.reception } }
+    package var reception: ScanReception? { get async { await scanner?.reception } }
 
-    nonisolated func run() async {
+    package nonisolated func run() async {
         await withTaskCancellationHandler {
             for await (scanner, handler) in generations {
                 // The scanner's loops run until it stops, which also ends its events.

@@ -1,5 +1,8 @@
 import Capture
 import Config
+import Control
+import Daemon
+import Host
 import Lifecycle
 import Location
 import Recorder

@@ -1,10 +1,10 @@
-import Recording
-import Session
-import Vocabulary
+package import Recording
+package import Session
+package import Vocabulary
 
 /// Why the daemon's controller should look again: every input that can
 /// change what the recorder and the uplink should do.
-enum DaemonWake: Sendable {
+package enum DaemonWake: Sendable {
     case reload
     case bluetoothChanged
     case flush

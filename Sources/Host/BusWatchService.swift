@@ -1,18 +1,18 @@
-import DBus
-import Lifecycle
+package import DBus
+package import Lifecycle
 import Logging
 
 /// Turns what other services announce on the system bus into wakes: BlueZ
 /// coming or going and adapters changing, NetworkManager connecting, and
 /// logind's suspend and resume. Subscribed at start, so that nothing
 /// announced after the controller's first look is missed.
-struct BusWatchService: Service {
-    let name = "bus watch"
+package struct BusWatchService: Service {
+    package let name = "bus watch"
     let bus: DBusConnection
     let wake: AsyncStream<DaemonWake>.Continuation
     private let subscriptions = Subscriptions()
 
-    init(bus: DBusConnection, wake: AsyncStream<DaemonWake>.Continuation) {
+    package init(bus: DBusConnection, wake: AsyncStream<DaemonWake>.Continuation) {
         (self.bus, self.wake) = (bus, wake)
     }
 
@@ -22,7 +22,7 @@ struct BusWatchService: Service {
         var watchers: [@Sendable () async -> Void] = []
     }
 
-    func start() async {
+    package func start() async {
         do {
             let owners = try await bus.ownerChanges(of: "org.bluez")
             let objects = try await bus.signals(matching: MatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.ObjectManager"))
@@ -54,7 +54,7 @@ struct BusWatchService: Service {
         }
     }
 
-    func run() async {
+    package func run() async {
         await withTaskGroup(of: Void.self) { group in
             for watcher in subscriptions.watchers { group.addTask(operation: watcher) }
         }

@@ -1,9 +1,13 @@
+import BlueZ
 import Capture
 package import Command
 package import Config
+import Control
+import Daemon
 import DBus
 import Gateway
 internal import Glibc
+import Host
 import Lifecycle
 import Logging
 import MQTT
@@ -12,6 +16,7 @@ import Recording
 import Session
 import Storage
 import Store
+import Uplink
 import Upload
 import Vocabulary
 
@@ -60,13 +65,14 @@ package struct GatewayDaemon {
             CaptureTap.open(.directory(directory, maxBytes: configuration.recording.captureMaxBytes, keep: 8), configPath: invocation.configPath, store: store)
         }
         // Sightings (from the scanner) and fixes (from location) → the recorder → the outbox.
-        let recorder = RecorderService(
-            store: store, configuration: configuration, bus: bus, scanner: scanner, capture: capture,
+        let recorder = RecorderService.make(
+            store: store, configuration: configuration, scanner: scanner, capture: capture,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
-            samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) })
+            samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) },
+            announced: { event in if let bus { ControlInterface.signal(event, on: bus) } })
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
-            Uplink.make(configuration, store: store, deviceID: deviceID, state: { await recorder.gatewayState() }, command: { name in
+            Uplink.make(configuration, store: store, deviceID: deviceID, state: { await GatewayState(of: recorder) }, command: { name in
                 switch name {
                 case .start: state.request(.armed)
                 case .stop: state.request(.disarmed)
@@ -109,7 +115,7 @@ package struct GatewayDaemon {
         }
         capture?.close()
         store.note(Event(.stopped))
-        BestEffort.write("checkpoint the store") { try store.database.checkpoint() }
+        BestEffort.write("checkpoint the store") { try store.checkpoint() }
         bus?.close()
         return code
     }

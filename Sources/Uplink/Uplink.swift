@@ -1,13 +1,12 @@
 import Basics
-import Config
+package import Config
 import FoundationEssentials
 import Gateway
-import Location
 import Logging
-import MQTT
+package import MQTT
 import Pairings
-import Session
-import Store
+package import Session
+package import Store
 import Telemetry
 import Upload
 import Vocabulary
@@ -18,8 +17,8 @@ import Vocabulary
 /// persisted session is authorized. Started at launch, where it flushes what
 /// a crash left pending, and re-checked on every reload (a login or logout
 /// from the CLI arrives as one).
-actor Uplink {
-    let session: SessionManager
+package actor Uplink {
+    package let session: SessionManager
     /// Nil when `[Upload] Sinks` leaves either out.
     let uploader: Uploader<ContinuousClock>?
     let publisher: MQTTPublisher<ContinuousClock>?
@@ -59,7 +58,7 @@ actor Uplink {
 
     /// Builds the uplink when a session is configured; nil (uploads off)
     /// otherwise. `state` is the gateway's, for the MQTT sink.
-    static func make(
+    package static func make(
         _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
         command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
@@ -168,13 +167,13 @@ actor Uplink {
     }
 
     /// Upload settings in force from now on (the fleet pushed new ones).
-    func retune(_ upload: Configuration.Upload) async {
+    package func retune(_ upload: Configuration.Upload) async {
         await uploader?.retune(batchCount: upload.batchSize)
         await publisher?.retune(batchCount: upload.batchSize)
     }
 
     /// Fetches settings and fleet commands (lock, wipe), while authorized.
-    func fetchSettings() async {
+    package func fetchSettings() async {
         guard await session.isAuthorized else { return }
         do {
             try await session.fetchSettings()
@@ -185,7 +184,7 @@ actor Uplink {
 
     /// If the persisted session is authorized: keep it refreshed and upload
     /// what is pending. Never logs in or out.
-    func reconcile() async {
+    package func reconcile() async {
         guard await session.isAuthorized else {
             keeper?.cancel()
             keeper = nil
@@ -216,7 +215,7 @@ actor Uplink {
         settingsAlarm.set(after: settingsInterval * Double.random(in: 0.9...1.1))
     }
 
-    func flush() async {
+    package func flush() async {
         uploader?.flush()
         await publisher?.flush()
     }

@@ -2,7 +2,7 @@ internal import Glibc
 
 /// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`.
 /// Does nothing when not started by systemd.
-enum SystemdNotifier {
+package enum SystemdNotifier {
     static func notify(_ state: String) {
         guard let path = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), !path.isEmpty else { return }
         var address = sockaddr_un()
@@ -26,7 +26,7 @@ enum SystemdNotifier {
     }
 
     /// `WATCHDOG_USEC`, which systemd passes with `WatchdogSec=`; nil without it.
-    static var watchdogMicroseconds: UInt64? {
+    package static var watchdogMicroseconds: UInt64? {
         getenv("WATCHDOG_USEC").map { String(cString: $0) }.flatMap { UInt64($0) }
     }
 }

@@ -1,5 +1,5 @@
 /// How soon newly committed samples should be uploaded.
-enum UploadUrgency: Sendable, Equatable {
+public enum UploadUrgency: Sendable, Equatable {
     /// With the next full batch, or once a partial one has waited `BatchAge`.
     case batched
     /// Now, on the wake-up that committed them (a health report outside a

@@ -1,24 +1,24 @@
 import MQTT
-import Telemetry
-import Upload
+package import Telemetry
+package import Upload
 
 /// The daemon's current uplink, which a reload may replace; the recorder
 /// reaches it through this.
-actor UplinkHolder {
-    private(set) var current: Uplink?
+package actor UplinkHolder {
+    package private(set) var current: Uplink?
     /// Yields when `replace` installed another uplink.
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
 
-    init(_ uplink: Uplink?) {
+    package init(_ uplink: Uplink?) {
         current = uplink
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The first uplink, started later by `UplinkService`.
-    func install(_ uplink: Uplink?) { current = uplink }
+    package func install(_ uplink: Uplink?) { current = uplink }
 
-    func replace(with uplink: Uplink?) async {
+    package func replace(with uplink: Uplink?) async {
         await current?.stop()
         current = uplink
         await uplink?.start()
@@ -30,7 +30,7 @@ actor UplinkHolder {
         for await _ in changes { return }
     }
 
-    func samplesCommitted(_ samples: [Sample], _ urgency: UploadUrgency) async {
+    package func samplesCommitted(_ samples: [Sample], _ urgency: UploadUrgency) async {
         guard let current else { return }
         await current.uploader?.samplesAdded(samples.count, waitForBatch: urgency == .batched)
         await current.publisher?.samplesAdded(samples)

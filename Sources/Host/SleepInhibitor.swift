@@ -1,28 +1,29 @@
-import DBus
+package import DBus
 internal import Glibc
-import Lifecycle
+package import Lifecycle
 import Logging
 
 /// A logind "delay" lock on sleep: logind waits (up to its InhibitDelayMaxSec)
 /// until Waymark has committed its store and closed the lock's descriptor.
 /// As a service it holds the lock from start to shutdown, except while a
 /// sleep it let go ahead is under way.
-actor SleepInhibitor: Service {
-    nonisolated let name = "sleep inhibitor"
+package actor SleepInhibitor: Service {
     let bus: DBusConnection
+    /// The lock's descriptor while held; -1 while not.
     private var descriptor: Int32 = -1
+    package nonisolated let name = "sleep inhibitor"
 
-    init(bus: DBusConnection) { self.bus = bus }
+    package init(bus: DBusConnection) { self.bus = bus }
 
-    func start() async { await take() }
+    package func start() async { await take() }
 
-    nonisolated func run() async {
+    package nonisolated func run() async {
         await waitUntilCancelled()
         await release()
     }
 
     /// Takes the lock, unless held. Without logind there is nothing to take.
-    func take() async {
+    package func take() async {
         guard descriptor < 0 else { return }
         do {
             let reply = try await bus.call(
@@ -38,7 +39,7 @@ actor SleepInhibitor: Service {
     }
 
     /// Lets the pending sleep go ahead.
-    func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1

@@ -1,4 +1,5 @@
 import Config
+import Control
 import DBus
 import Gateway
 import Location

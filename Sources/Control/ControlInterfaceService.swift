@@ -1,15 +1,21 @@
-import DBus
-import Lifecycle
+package import DBus
+package import Lifecycle
 import Logging
 
 /// Publishes `io.waymark.Gateway1` once the state behind it is known (it
 /// starts after the controller), and takes it down first at shutdown.
-struct ControlInterfaceService: Service {
-    let name = "control interface"
+package struct ControlInterfaceService: Service {
+    package let name = "control interface"
     let bus: DBusConnection
+    /// What the interface's properties and methods read and change.
     let state: DaemonState
 
-    func start() async {
+    package init(bus: DBusConnection, state: DaemonState) {
+        self.bus = bus
+        self.state = state
+    }
+
+    package func start() async {
         do {
             try bus.export(ControlInterface.object(state), at: ControlInterface.path)
             try await bus.requestName(ControlInterface.busName)
@@ -20,7 +26,7 @@ struct ControlInterfaceService: Service {
 
     /// The interface answers calls on the bus's own dispatch; at shutdown,
     /// it goes before the services behind it stop.
-    func run() async {
+    package func run() async {
         await waitUntilCancelled()
         bus.unexport(path: ControlInterface.path)
     }

@@ -1,21 +1,25 @@
 import Basics
-import Lifecycle
+package import Lifecycle
 
 /// Tells systemd the daemon is ready (it starts last), pings its watchdog
 /// at half of `WATCHDOG_USEC` where one is set (the one timer systemd asks
 /// for), and says it is stopping (it stops first).
-struct SystemdNotifierService: Service {
-    let name = "systemd notifier"
+package struct SystemdNotifierService: Service {
+    package let name = "systemd notifier"
     let watchdogMicroseconds: UInt64?
     /// Told once systemd has been told.
     var ready: @Sendable () async -> Void = {}
 
-    func start() async {
+    package init(watchdogMicroseconds: UInt64?, ready: @escaping @Sendable () async -> Void = {}) {
+        (self.watchdogMicroseconds, self.ready) = (watchdogMicroseconds, ready)
+    }
+
+    package func start() async {
         SystemdNotifier.notify("READY=1\nSTATUS=running")
         await ready()
     }
 
-    func run() async {
+    package func run() async {
         defer { SystemdNotifier.notify("STOPPING=1") }
         guard let watchdogMicroseconds, watchdogMicroseconds > 0 else { return await waitUntilCancelled() }
         let period = Duration.microseconds(Int64(clamping: watchdogMicroseconds / 2))

@@ -1,17 +1,27 @@
 import BlueZ
 import Command
-import DBus
+import Daemon
+package import DBus
+import Logging
 import Recording
 import Telemetry
 import Upload
-import Vocabulary
+package import Vocabulary
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.
 package enum ControlInterface {
-    package static let busName = "io.waymark.Gateway1"
     package static let path = "/io/waymark/Gateway"
-    package static let interface = "io.waymark.Gateway1"
+    /// The daemon's well-known name on the bus is its interface's.
+    package static let interface = "io.waymark.Gateway1", busName = interface
+
+    /// The `Event` signal for an event the daemon stored: its kind, and the event as JSON.
+    package static func signal(_ event: Event, on bus: DBusConnection) {
+        BestEffort.write("signal \(event.kind.rawValue)") {
+            try bus.emit(path: path, interface: interface, name: "Event",
+                         arguments: [.string(event.kind.rawValue), .string(SampleEncoder.object(event))])
+        }
+    }
 
     static func object(_ state: DaemonState) -> DBusObject {
         DBusObject([
