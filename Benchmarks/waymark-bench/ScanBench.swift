@@ -257,6 +257,7 @@ struct ScanBench {
         let counter = BurstCounter(count: count, report: finished)
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { sighting in
             if sighting.manufacturerData[0xFFFF] != nil { counter.add() }
+            return true
         }
         try await scanner.start()
         let loops = Task { await scanner.run() }

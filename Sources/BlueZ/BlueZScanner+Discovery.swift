@@ -37,7 +37,7 @@ extension BlueZScanner {
     }
 
     func adapterCall(_ adapter: String, _ method: String, _ arguments: [DBusValue] = []) async throws(DBusError) -> [DBusValue] {
-        try await connection.call(
+        try await discoveryControl.call(
             destination: "org.bluez", path: adapter, interface: "org.bluez.Adapter1", method: method,
             arguments: arguments, timeout: .seconds(5))
     }
@@ -67,11 +67,11 @@ extension BlueZScanner {
             Timers.Loop { [weak self] in await self?.sweepLoop() },
         ]
         // A monitor's scan keeps the duplicate filter off: nothing to cycle.
-        // The cycle runs on the connection's executor: StartDiscovery goes
-        // out in the wake-up that read StopDiscovery's reply, which shortens
-        // the time not scanning by two thread hand-offs per call.
+        // The cycle runs on discovery's connection's executor: StartDiscovery
+        // goes out in the wake-up that read StopDiscovery's reply, which
+        // shortens the time not scanning by two thread hand-offs per call.
         if !usesMonitor {
-            loops.append(Timers.Loop(on: connection.executor) { [weak self] in await self?.cycleLoop() })
+            loops.append(Timers.Loop(on: discoveryControl.executor) { [weak self] in await self?.cycleLoop() })
         }
         timers.replace(with: loops)
     }
@@ -113,7 +113,7 @@ extension BlueZScanner {
 
     /// Whether BlueZ says the adapter is discovering now.
     func discovering(_ adapter: String) async -> Bool? {
-        let reply = try? await connection.call(
+        let reply = try? await discoveryControl.call(
             destination: "org.bluez", path: adapter, interface: "org.freedesktop.DBus.Properties", method: "Get",
             arguments: [.string("org.bluez.Adapter1"), .string("Discovering")], timeout: .seconds(5))
         return reply?.first?.bool

@@ -84,12 +84,15 @@ extension BlueZScanner {
         // The kernel has room for 32 monitors in all; leave most of it to others.
         if patterns.isEmpty || patterns.count > MonitorPattern.catchAll.count { patterns = MonitorPattern.catchAll }
         let application = MonitorApplication(patterns: patterns)
-        let (table, sink, tick, viaDBus, control) = (devices, deliver, ticker, adverts, controlSink)
+        let (table, sink, tick, viaDBus, control, bus) = (devices, deliver, ticker, adverts, controlSink, connection)
         try application.export(on: connection) { call in
             switch call {
-            case .deviceFound(let path):
+            case .deviceFound(let path, let monitor):
                 // In mgmt mode the same advert comes on the management channel.
-                if viaDBus.value, let sighting = table.found(path, at: tick()) { sink(sighting) }
+                guard viaDBus.value else { return }
+                if let sighting = table.found(path, monitor: monitor, at: tick(), shedStrangers: bus.unreadBytes >= Self.behindBytes) {
+                    table.judge(path, interesting: sink(sighting))
+                }
             case .deviceLost:
                 // Not sent without RSSI thresholds: presence is timed from the adverts.
                 break

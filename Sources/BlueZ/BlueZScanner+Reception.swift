@@ -69,21 +69,26 @@ extension BlueZScanner {
             management?.cancel()
             management = feed
             adverts.value = false
+            monitorRounds.value = false
             deviceUpdates?.cancel()
             deviceUpdates = nil
         } else {
             if deviceUpdates == nil {
-                let table = devices, sink = deliver, tick = ticker
+                let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection
                 deviceUpdates = try? await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1")) { message in
                     guard let path = message.path else { return }
                     message.withArguments { reader in
                         _ = reader.string()
                         // Read in place: this runs for every advert.
-                        if let sighting = table.update(path, with: &reader, at: tick()) { sink(sighting) }
+                        let behind = bus.unreadBytes >= Self.behindBytes
+                        if let sighting = table.update(path, with: &reader, at: tick(), owedOnly: rounds.value, shedStrangers: behind) {
+                            table.judge(path, interesting: sink(sighting))
+                        }
                     }
                 }
             }
             adverts.value = true
+            monitorRounds.value = new.mode == .passive
             management?.cancel()
             management = nil
         }

@@ -1,5 +1,6 @@
 import Basics
 public import DBus
+import Logging
 
 /// Scans for BLE advertisements through BlueZ's D-Bus API and turns every
 /// Device1 update into a `Sighting`.
@@ -21,6 +22,14 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     private let eventSink: AsyncStream<ScannerEvent>.Continuation
 
     let connection: DBusConnection
+    /// Discovery's own connection (Stop/StartDiscovery, its filter, reading
+    /// Discovering): in busy air the scanning connection's queue holds
+    /// thousands of device signals, and a reply read behind them keeps
+    /// discovery off for as long. bluetoothd keys a discovery session by its
+    /// client, so every discovery call goes through this one. Opened by
+    /// `start()`, closed by `stop()`; the scanning connection while absent.
+    private var discoveryConnection: DBusConnection?
+    var discoveryControl: DBusConnection { discoveryConnection ?? connection }
     var options: ScannerOptions
     let clock: C
 
@@ -63,6 +72,9 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Whether adverts come as D-Bus device updates (`active`) rather than
     /// from the management channel; read on the D-Bus connection's loop.
     let adverts = SharedFlag(true)
+    /// Whether adverts are counted by a monitor's `DeviceFound` (passive
+    /// mode), device updates then only bringing their data.
+    let monitorRounds = SharedFlag(false)
     /// Device1 PropertiesChanged, subscribed only while adverts come over D-Bus.
     var deviceUpdates: SignalSubscription?
     var management: ManagementFeed?
@@ -89,25 +101,36 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// with every advert (the recorder) can instead pass `onSighting`, which
     /// is called synchronously on the D-Bus connection's loop: no task hop
     /// per advert. It must be quick and must not block. The stream then
-    /// stays empty.
+    /// stays empty. It returns whether the device is of interest (a
+    /// pairing's): while the connection's reader is behind a burst, the
+    /// updates of a device found of no interest many times in a row are
+    /// shed unread (`ScannerOptions.onShed` counts them), so that paired
+    /// devices' updates queued behind them are reached sooner.
     public init(
         connection: DBusConnection, options: ScannerOptions, clock: C,
-        onSighting: (@Sendable (Sighting) -> Void)? = nil
+        onSighting: (@Sendable (Sighting) -> Bool)? = nil
     ) {
         self.connection = connection
         self.options = options
         self.clock = clock
         self.origin = clock.now
         self.failover = Alarm(clock: clock)
-        self.devices = DeviceTable(capacity: options.maxDevices)
+        self.devices = DeviceTable(capacity: options.maxDevices, onShed: options.onShed)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
         let stream = sightingSink
-        deliver = onSighting ?? { stream.yield($0) }
+        deliver = onSighting ?? { stream.yield($0); return true }
     }
 
-    /// Where sightings go: the stream, or the caller's handler.
-    let deliver: @Sendable (Sighting) -> Void
+    /// Where sightings go: the stream, or the caller's handler, which says
+    /// whether the device is of interest (see `onSighting`).
+    let deliver: @Sendable (Sighting) -> Bool
+
+    /// Unread bytes on the scanning connection beyond which its reader is
+    /// behind, and strangers' adverts are shed: about 50 Device1 updates.
+    /// (A Unix socket holds about 48 KiB of them before the bus has to
+    /// queue: its buffer is charged per message, not per byte.)
+    static var behindBytes: Int { 16 * 1024 }
 
     /// Subscribes, picks the scan mode, reads the current objects and starts discovery.
     ///
@@ -116,11 +139,17 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// management channel's queue) as they arrive. Only the rare control-plane signals (adapters,
     /// bluetoothd) reach the actor.
     public func start() async throws(DBusError) {
+        if discoveryConnection == nil {
+            do { discoveryConnection = try await connection.sibling(label: "discovery") } catch {
+                Log.warning("scanner: no connection of its own for discovery (\(error)); sharing the scanning one")
+            }
+        }
         let owners = try await connection.ownerChanges(of: "org.bluez")
         let table = devices
         let sink = deliver
         let tick = ticker
         let viaDBus = adverts
+        let rounds = monitorRounds
         // Control-plane events are handled one at a time, in arrival order: an
         // adapter removed and re-added must not be processed the other way round.
         let (control, controlSink) = AsyncStream.makeStream(of: ControlEvent.self)
@@ -130,7 +159,9 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             guard let arguments = try? message.arguments(), arguments.count == 2, let path = arguments[0].string else { return }
             if message.member == "InterfacesAdded", let device = arguments[1].stringKeyed?["org.bluez.Device1"]?.entries {
                 let fromDBus = viaDBus.value
-                if let sighting = table.update(path, with: device, at: tick(), advert: fromDBus), fromDBus { sink(sighting) }
+                if let sighting = table.update(path, with: device, at: tick(), advert: fromDBus, owedOnly: rounds.value), fromDBus {
+                    table.judge(path, interesting: sink(sighting))
+                }
             }
             if message.member == "InterfacesRemoved" || arguments[1].stringKeyed?["org.bluez.Adapter1"] != nil {
                 controlSink.yield(.objects(member: message.member ?? "", path: path, arguments[1]))
@@ -209,8 +240,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         if monitorRegistered != nil {
             await unregisterMonitor()
         } else if let adapterPath, state == .scanning {
-            _ = try? await connection.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
+            _ = try? await discoveryControl.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
         }
+        discoveryConnection?.close()
+        discoveryConnection = nil
         monitorApplication?.unexport(from: connection)
         sightingSink.finish()
         eventSink.finish()

@@ -12,6 +12,26 @@ struct DeviceRecord: Sendable {
     var serviceData: [String: [UInt8]] = [:]
     var paired = false
     var lastSeen: UInt64
+    /// Under a monitor (passive mode): the monitor that last reported the
+    /// device, and whether its last advert is still owed a sighting (see
+    /// `DeviceTable.found`).
+    var lastMonitor: Int?
+    var owed = false
+    /// How many of its sightings in a row the consumer found of no interest
+    /// (no pairing's); any of interest resets it.
+    var strangerRun: UInt8 = 0
+
+    /// Sightings in a row of no interest after which a device is a stranger,
+    /// whose adverts are shed unread while the reader is behind. A beacon
+    /// that takes turns between frames (iBeacon and Eddystone, say) keeps
+    /// resetting it.
+    static let strangerAfter: UInt8 = 8
+
+    var isStranger: Bool { !paired && strangerRun >= Self.strangerAfter }
+
+    mutating func judged(interesting: Bool) {
+        strangerRun = interesting ? 0 : strangerRun == .max ? .max : strangerRun + 1
+    }
 
     /// Applies Device1 properties (from InterfacesAdded or PropertiesChanged)
     /// straight from the message's `a{sv}` entries, without building a
@@ -61,6 +81,25 @@ struct DeviceRecord: Sendable {
             }
         }
         return advert
+    }
+
+    /// A monitor's `DeviceFound`: whether it begins another advert (the
+    /// monitors an advert matches are called in their order, so a monitor not
+    /// after the last one begins the next advert), and whether it pays the
+    /// sighting the advert before is still owed.
+    mutating func found(by monitor: Int) -> (advert: Bool, pays: Bool) {
+        defer { lastMonitor = monitor }
+        guard lastMonitor.map({ monitor <= $0 }) ?? true else { return (false, false) }
+        defer { owed = true }
+        return (true, owed)
+    }
+
+    /// Under a monitor, a property change is a sighting only when it carries
+    /// advert data and pays the one owed.
+    mutating func pays(advert: Bool) -> Bool {
+        guard advert, owed else { return false }
+        owed = false
+        return true
     }
 
     /// Device1 properties that change only when an advert arrives.

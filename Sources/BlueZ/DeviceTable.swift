@@ -15,8 +15,13 @@ final class DeviceTable: Sendable {
 
     private let state = Mutex(State())
     let capacity: Int
+    /// Told of each advert shed (see `update`).
+    let onShed: @Sendable () -> Void
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int, onShed: @escaping @Sendable () -> Void = {}) {
+        self.capacity = capacity
+        self.onShed = onShed
+    }
 
     var count: Int { state.withLock { $0.devices.count } }
 
@@ -29,20 +34,29 @@ final class DeviceTable: Sendable {
     }
     var lastAdvert: UInt64 { state.withLock { $0.lastAdvert } }
 
-    /// Applies Device1 properties (`a{sv}` entries) for `path` and returns the device as a sighting.
+    /// Applies Device1 properties (`a{sv}` entries) for `path` and returns
+    /// the device as a sighting. `owedOnly`: under a monitor, where only a
+    /// sighting owed to a `found` advert is made.
     @discardableResult
-    func update(_ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true) -> Sighting? {
-        update(path, at: tick) { record in
+    func update(
+        _ path: String, with properties: [DBusDictEntry], at tick: UInt64, advert: Bool = true, owedOnly: Bool = false, shedStrangers: Bool = false
+    ) -> Sighting? {
+        update(path, at: tick, shedStrangers: shedStrangers) { record in
             record.apply(properties)
-            return advert
+            return owedOnly ? record.pays(advert: advert) : advert
         }
     }
 
     /// The same, reading the properties in place from a message. Nil when
     /// the change carried no advert data (see `DeviceRecord.apply`): the
     /// change is kept, but it is not a sighting.
-    func update(_ path: String, with properties: inout DBusArgumentReader, at tick: UInt64) -> Sighting? {
-        update(path, at: tick) { $0.apply(&properties) }
+    func update(
+        _ path: String, with properties: inout DBusArgumentReader, at tick: UInt64, owedOnly: Bool = false, shedStrangers: Bool = false
+    ) -> Sighting? {
+        update(path, at: tick, shedStrangers: shedStrangers) { record in
+            let advert = record.apply(&properties)
+            return owedOnly ? record.pays(advert: advert) : advert
+        }
     }
 
     /// An advert from `path` that arrived another way (the management
@@ -62,23 +76,58 @@ final class DeviceTable: Sendable {
         return record.paired
     }
 
-    /// A device bluetoothd reported matching an advertisement monitor: an
-    /// advert whose data came as Device1 properties.
-    func found(_ path: String, at tick: UInt64) -> Sighting? {
-        update(path, at: tick) { _ in true }
+    /// A device bluetoothd reported to `monitor` as matching it: an advert.
+    /// Its data comes after the call, as a Device1 property change (gdbus
+    /// sends changes once bluetoothd's loop is idle), so the advert is owed
+    /// a sighting: the change that follows pays it, with the new data; if
+    /// none follows (nothing changed), the next advert pays it, with the
+    /// data as it stands. One sighting per advert either way, however many
+    /// monitors it matched.
+    func found(_ path: String, monitor: Int, at tick: UInt64, shedStrangers: Bool = false) -> Sighting? {
+        let (sighting, shed): (Sighting?, Bool) = state.withLock { state in
+            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return (nil, false) }
+            let (advert, pays) = state.devices.values[index].found(by: monitor)
+            guard advert else { return (nil, false) }
+            state.devices.values[index].lastSeen = tick
+            state.lastAdvert = tick
+            guard pays else { return (nil, false) }
+            if shedStrangers, state.devices.values[index].isStranger { return (nil, true) }
+            return (state.devices.values[index].sighting(), false)
+        }
+        if shed { onShed() }
+        return sighting
     }
 
     /// Applies `change`, which says whether it was an advert; only an advert
     /// moves the device's and the table's times and returns a sighting,
     /// made in place without copying the record out.
-    private func update(_ path: String, at tick: UInt64, _ change: (inout DeviceRecord) -> Bool) -> Sighting? {
-        state.withLock { state in
-            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return nil }
+    ///
+    /// `shedStrangers`: the reader is behind. A stranger's update is then
+    /// not read at all: counted as shed, and as an advert for the watchdog,
+    /// so that paired devices' updates, queued behind it, are reached sooner.
+    private func update(_ path: String, at tick: UInt64, shedStrangers: Bool = false, _ change: (inout DeviceRecord) -> Bool) -> Sighting? {
+        let (sighting, shed): (Sighting?, Bool) = state.withLock { state in
+            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return (nil, false) }
+            if shedStrangers, state.devices.values[index].isStranger {
+                state.lastAdvert = tick
+                return (nil, true)
+            }
             // Updated in place: no copy of the record.
-            guard change(&state.devices.values[index]) else { return nil }
+            guard change(&state.devices.values[index]) else { return (nil, false) }
             state.devices.values[index].lastSeen = tick
             state.lastAdvert = tick
-            return state.devices.values[index].sighting()
+            return (state.devices.values[index].sighting(), false)
+        }
+        if shed { onShed() }
+        return sighting
+    }
+
+    /// What the consumer made of `path`'s sighting: of interest (a
+    /// pairing's) or not.
+    func judge(_ path: String, interesting: Bool) {
+        state.withLock { state in
+            guard let index = state.devices.index(forKey: path) else { return }
+            state.devices.values[index].judged(interesting: interesting)
         }
     }
 

@@ -10,7 +10,7 @@ final class ManagementFeed: Sendable {
     private let socket: ManagementSocket
     private let table: DeviceTable
     private let tick: @Sendable () -> UInt64
-    private let deliver: @Sendable (Sighting) -> Void
+    private let deliver: @Sendable (Sighting) -> Bool
     /// The adapter followed, and the names made for its devices.
     private let followed = Mutex(Followed())
     private let malformedCount = Mutex(0)
@@ -27,7 +27,7 @@ final class ManagementFeed: Sendable {
 
     private static let queue = DispatchQueue(label: "waymark.bluetooth.management")
 
-    init(socket: ManagementSocket, table: DeviceTable, tick: @escaping @Sendable () -> UInt64, deliver: @escaping @Sendable (Sighting) -> Void) {
+    init(socket: ManagementSocket, table: DeviceTable, tick: @escaping @Sendable () -> UInt64, deliver: @escaping @Sendable (Sighting) -> Bool) {
         self.socket = socket
         self.table = table
         self.tick = tick
@@ -67,7 +67,7 @@ final class ManagementFeed: Sendable {
         }
         guard let names, let paired = table.seen(names.path, at: tick()) else { return }
         let data = AdvertisingData(found.data)
-        deliver(Sighting(
+        _ = deliver(Sighting(
             address: names.address, rssi: found.rssi == 127 ? nil : Int(found.rssi),
             txPower: data.txPower, name: data.name, manufacturerData: data.manufacturerData, serviceData: data.serviceData,
             paired: paired, uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds))

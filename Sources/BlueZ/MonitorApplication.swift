@@ -12,6 +12,11 @@ import Synchronization
 /// device's presence is timed from its adverts by the same rules in every
 /// scan mode. With thresholds, BlueZ reports a device once and decides
 /// itself, on whole-second timers, when it is lost.
+///
+/// An advert that matches several monitors is reported to each, in the
+/// monitors' order (`adv_monitor.c`, `btd_adv_monitor_notify_monitors`);
+/// `DeviceFound` is handled on the connection's loop, in order with the
+/// device's property changes, and says which monitor was called.
 struct MonitorApplication: Sendable {
     /// A call from bluetoothd to one of the monitors.
     enum Call: Sendable, Equatable {
@@ -20,7 +25,8 @@ struct MonitorApplication: Sendable {
         /// The monitor was deactivated (unregistered, refused, or bluetoothd
         /// giving up on it).
         case release
-        case deviceFound(path: String)
+        /// `monitor`: the index of the monitor called.
+        case deviceFound(path: String, monitor: Int)
         case deviceLost(path: String)
     }
 
@@ -57,9 +63,8 @@ struct MonitorApplication: Sendable {
                 DBusInterface(Self.interface, methods: [
                     DBusMethod("Activate") { _ in handle(.activate); return [] },
                     DBusMethod("Release") { _ in handle(.release); return [] },
-                    DBusMethod("DeviceFound", input: "o") { arguments in
-                        if let path = arguments.first?.string { handle(.deviceFound(path: path)) }
-                        return []
+                    DBusMethod("DeviceFound", input: "o") { call in
+                        if let path = try? call.arguments().first?.string { handle(.deviceFound(path: path, monitor: index)) }
                     },
                     DBusMethod("DeviceLost", input: "o") { arguments in
                         if let path = arguments.first?.string { handle(.deviceLost(path: path)) }

@@ -40,6 +40,9 @@ public struct ScannerOptions: Sendable {
     public var probeBackoffCap = 16
     /// Unpaired devices unseen this long are removed from BlueZ.
     public var deviceExpiry: Duration
+    /// Told of each advert of a stranger shed while the reader was behind
+    /// (see `BlueZScanner.init`); on the connection's loop, so it must be quick.
+    public var onShed: @Sendable () -> Void = {}
     /// Devices tracked at most; beyond it the longest-unseen are dropped.
     public var maxDevices = 4096
     /// Attempts to start discovery when BlueZ refuses (InProgress, NotReady,

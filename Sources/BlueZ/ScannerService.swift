@@ -18,8 +18,9 @@ package actor ScannerService: Service {
     }
 
     /// Starts scanning with `options`; sightings go to `sighting` on the
-    /// scanner's own queue, events to `event` in order.
-    package func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Void, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
+    /// scanner's own queue (it says whether the device is of interest; see
+    /// `BlueZScanner.init`), events to `event` in order.
+    package func scan(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Bool, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
         guard let bus, scanner == nil else { return }
         let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
         do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }

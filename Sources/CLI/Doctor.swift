@@ -35,6 +35,7 @@ enum Doctor {
         checks += await location(configuration)
         checks += store(invocation)
         checks.append(radio(invocation))
+        checks.append(bluezCache())
         checks += await session(configuration, invocation)
         checks.append(clock())
         if let check = await mqtt(configuration, invocation) { checks.append(check) }
@@ -125,6 +126,30 @@ enum Doctor {
             fix: "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: "
                 + "give the daemon CAP_NET_ADMIN (see the README, \"Scan modes\")",
             warning: reception.mode != .mgmt && mode != .active)
+    }
+
+    /// BlueZ's device cache: a file per device with a public or static
+    /// address that advertised its whole name, never removed by bluetoothd.
+    /// Years of car parks make it tens of thousands (and used up a
+    /// filesystem's inodes on other gateways); the package's tmpfiles rule
+    /// removes files not written for 30 days at the daily clean.
+    static func bluezCache(storage: String = "/var/lib/bluetooth", limit: Int = 5_000) -> Check {
+        let fix = "remove what was not written for 30 days, as the package's daily tmpfiles clean does: sudo systemd-tmpfiles --clean"
+        guard FileManager.default.fileExists(atPath: storage) else {
+            return Check(area: "bluetooth", name: "bluez-cache", ok: true, detail: "no \(storage): BlueZ has stored nothing")
+        }
+        guard let adapters = try? FileManager.default.contentsOfDirectory(atPath: storage) else {
+            return Check(area: "bluetooth", name: "bluez-cache", ok: true,
+                         detail: "cannot read \(storage) (bluetoothd keeps it to root): run doctor as root to count its cache")
+        }
+        let counts = adapters.sorted().compactMap { adapter in
+            (try? FileManager.default.contentsOfDirectory(atPath: "\(storage)/\(adapter)/cache")).map { (adapter, $0.count) }
+        }
+        let total = counts.reduce(0) { $0 + $1.1 }
+        let each = counts.map { "\($0): \($1)" }.joined(separator: ", ")
+        return Check(area: "bluetooth", name: "bluez-cache", ok: true,
+                     detail: "\(total) device files in BlueZ's cache\(each.isEmpty ? "" : " (\(each))"); more than \(limit) is worth a clean",
+                     fix: fix, warning: total > limit)
     }
 
     /// Whether the watchdog's ladder ended in a needed power cycle, with no advert since.

@@ -48,6 +48,7 @@ enum RadioCommand {
         }
         let steps = report.ladderSteps.isEmpty ? "none" : report.ladderSteps.joined(separator: ", ")
         lines.append("  restarts: \(report.discoveryRestarts); recovery steps: \(steps)")
+        lines.append("  strangers' adverts shed under overload: \(report.strangersShed)")
         for paired in report.paired {
             let rssi = paired.strongestRSSI.map { ", strongest \($0) dBm" } ?? ""
             lines.append("  \(paired.role) \(paired.identity): \(paired.seen ? "seen" + rssi : "not seen")")

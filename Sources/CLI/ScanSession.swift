@@ -32,7 +32,14 @@ struct ScanSession {
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
         // Cycled every second, so every device in range is listed about once a second.
         let options = configuration.bluetooth.scannerOptions(cycle: .seconds(1))
-        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock(), onSighting: onSighting)
+        // A scan shows everything it hears: every device is of interest, none is shed.
+        let everything: (@Sendable (Sighting) -> Bool)? = onSighting.map { handler in
+            { @Sendable sighting in
+                handler(sighting)
+                return true
+            }
+        }
+        let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock(), onSighting: everything)
         try await scanner.start()
         let state = await scanner.state
         guard state == .scanning else {

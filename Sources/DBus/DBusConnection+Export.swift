@@ -45,6 +45,14 @@ extension DBusConnection {
             guard call.kind == .methodCall, let path = call.path, let object = connection.objects[path] else {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }
+            if let method = object.method(call.member, of: call.interface), let onLoop = method.onLoop {
+                // After the dispatch, in order with the signals read with it.
+                connection.deliveries.append(({ call in
+                    if call.signature == method.input { onLoop(call) }
+                    if dbus_message_get_no_reply(call.raw) == 0, let reply = try? call.makeReturn([]) { try? connection.send(reply) }
+                }, call))
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
             // Called from libdbus's dispatch, which cannot wait: each call is
             // answered in a task of its own, as a server answers requests.
             Task { await connection.answer(call, for: object, at: path) }
@@ -102,11 +110,10 @@ extension DBusConnection {
             try emitPropertiesChanged(path: path, interface: arguments[0].string ?? "", changed: [property.name: await property.get()])
             return []
         default:
-            let candidates = call.interface.map { name in object.interface(named: name).map { [$0] } ?? [] } ?? object.interfaces
-            guard !candidates.isEmpty else {
+            guard call.interface.map({ object.interface(named: $0) != nil }) ?? !object.interfaces.isEmpty else {
                 throw DBusError.remote(.unknownInterface, message: "no interface \(call.interface ?? "") at \(path)")
             }
-            guard let method = candidates.lazy.compactMap({ $0.methods.first { $0.name == member } }).first else {
+            guard let method = object.method(member, of: call.interface) else {
                 throw DBusError.remote(.unknownMethod, message: "no method \(member) at \(path)")
             }
             guard call.signature == method.input else {

@@ -19,6 +19,8 @@ public final class DBusConnection: @unchecked Sendable {
     private let open = Atomic<Bool>(true)
     /// The unique name the bus gave this connection (`:1.42`).
     public let uniqueName: String
+    /// Opens another connection to the same bus (see `sibling`).
+    private var reopen: (@Sendable (_ label: String) async throws(DBusError) -> DBusConnection)?
 
     // Guarded by `lock`.
     var subscriptions: [UInt64: Subscription] = [:]
@@ -30,6 +32,12 @@ public final class DBusConnection: @unchecked Sendable {
     private var callbackContext: Unmanaged<DBusConnection>?
 
     var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    /// Bytes the bus had sent this connection that were not yet read when
+    /// its socket was last readable. Read from a signal handler, it says how
+    /// far behind the handlers are: a burst queues in the socket, then in
+    /// the bus, and every message waits for those before it.
+    public var unreadBytes: Int { loop.backlog.load(ordering: .relaxed) }
 
     struct Subscription {
         let rule: MatchRule
@@ -47,17 +55,19 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Connects to the system bus (`dbus_bus_get_private`). libdbus reads
     /// `DBUS_SYSTEM_BUS_ADDRESS` first, so tests can point this at a private bus.
-    public static func system() async throws(DBusError) -> DBusConnection {
+    public static func system(label: String = "system") async throws(DBusError) -> DBusConnection {
         let address = systemBusAddress
-        return try await open(address: address, label: "system") { error in
+        let connection = try await open(address: address, label: label) { error in
             dbus_bus_get_private(DBUS_BUS_SYSTEM, &error.raw)
         }
+        connection.reopen = { label throws(DBusError) in try await system(label: label) }
+        return connection
     }
 
     /// Connects to the bus at `address` and registers with it
     /// (`dbus_connection_open_private`, `dbus_bus_register`).
-    public static func connect(address: String) async throws(DBusError) -> DBusConnection {
-        try await open(address: address, label: "bus") { error in
+    public static func connect(address: String, label: String = "bus") async throws(DBusError) -> DBusConnection {
+        let connection = try await open(address: address, label: label) { error in
             guard let raw = dbus_connection_open_private(address, &error.raw) else { return nil }
             guard dbus_bus_register(raw, &error.raw) != 0 else {
                 dbus_connection_close(raw)
@@ -66,6 +76,16 @@ public final class DBusConnection: @unchecked Sendable {
             }
             return raw
         }
+        connection.reopen = { label throws(DBusError) in try await connect(address: address, label: label) }
+        return connection
+    }
+
+    /// Another connection to the same bus, with its own loop and queue: for
+    /// calls whose replies must not wait behind this connection's signals
+    /// (a scanner's discovery control in busy air). `label` names its thread.
+    public func sibling(label: String) async throws(DBusError) -> DBusConnection {
+        guard let reopen else { throw .disconnected }
+        return try await reopen(label)
     }
 
     /// The address the system bus is reached at, as libdbus resolves it.

@@ -33,6 +33,9 @@ final class DBusEventLoop: TaskExecutor, @unchecked Sendable {
     private let wake: Int32
     private let threadID = Atomic<UInt>(0)
     private let name: String
+    /// Bytes the bus had sent that were still unread when the socket was
+    /// last readable: how far behind this connection's reader is.
+    let backlog = Atomic<Int>(0)
 
     // Touched only on the loop's thread.
     private var watches: [OpaquePointer] = []
@@ -213,6 +216,7 @@ final class DBusEventLoop: TaskExecutor, @unchecked Sendable {
         dbus_watch_handle(watch, condition)
         guard condition & CDBUS_WATCH_READABLE != 0 else { return }
         let waiting = Int(csystem_bytes_waiting(fd))
+        backlog.store(waiting, ordering: .relaxed)
         for _ in 0..<min(127, max(0, (waiting + 2047) / 2048)) {
             guard contains(watch), dbus_watch_get_enabled(watch) != 0 else { return }
             dbus_watch_handle(watch, CDBUS_WATCH_READABLE)

@@ -6,6 +6,11 @@ public struct DBusMethod: Sendable {
     public var input: String
     public var output: String
     public var handler: Handler
+    /// Set for a method handled on the connection's loop, in order with the
+    /// signals around it and without a task: a notification sent per event
+    /// (a monitor's `DeviceFound`). It gets the call itself; a caller that
+    /// wants a reply gets an empty one.
+    public var onLoop: (@Sendable (DBusMessage) -> Void)?
 
     /// A handler that throws `DBusError.remote` answers with that error name;
     /// any other error answers `org.freedesktop.DBus.Error.Failed`.
@@ -14,5 +19,12 @@ public struct DBusMethod: Sendable {
         self.input = input
         self.output = output
         self.handler = handler
+    }
+
+    /// A method handled on the connection's loop (see `onLoop`): it must be
+    /// quick and must not block.
+    public init(_ name: String, input: String, onLoop: @escaping @Sendable (DBusMessage) -> Void) {
+        self.init(name, input: input, handler: { _ in [] })
+        self.onLoop = onLoop
     }
 }

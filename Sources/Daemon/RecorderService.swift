@@ -39,7 +39,10 @@ package actor RecorderService: Service {
     var core: RecordingCore
     var stamper: SampleStamper
     let scanner: ScannerService
-    /// Sightings of paired devices and fixes, while running; `run` records them.
+    /// Sightings of paired devices and fixes, while running; `run` records
+    /// them. Never bounded: nothing of ours is dropped here. Strangers never
+    /// enter it (the scanner's handler matches them away, and sheds them
+    /// unread under overload), so it holds a few entries a second.
     private let observations: AsyncStream<Observation>
     private let observed: AsyncStream<Observation>.Continuation
     /// The core's next deadline (a beacon lost, a trip too long), which `run` waits for.
@@ -64,7 +67,7 @@ package actor RecorderService: Service {
         self.health = health
         self.capture = capture
         self.scanner = scanner
-        (observations, observed) = AsyncStream.makeStream(of: Observation.self, bufferingPolicy: .bufferingNewest(4096))
+        (observations, observed) = AsyncStream.makeStream(of: Observation.self)
         let recordings = RecordingStore(database: store.database)
         self.recordings = recordings
         outbox = Outbox(database: store.database)
@@ -184,13 +187,15 @@ package actor RecorderService: Service {
         var options = settings.scanner
         options.monitorPatterns = paired.monitorPatterns
         let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)
+        options.onShed = { health.shed() }
         capture?.state(.running(true))
         await scanner.scan(options) { sighting in
             capture?.advert(sighting, adapter: health.adapter)
             health.advert()
-            guard let (pairing, observation) = paired.match(sighting, at: clock.boot) else { return }
+            guard let (pairing, observation) = paired.match(sighting, at: clock.boot) else { return false }
             health.seen(pairing.identity, rssi: sighting.rssi)
             observed.yield(observation)
+            return true
         } event: { event in
             await self.scannerReported(event)
         }

@@ -25,6 +25,8 @@ package final class RadioHealthMeter: Sendable {
         /// What adverts are counted under now, and how many so far; nil while not scanning.
         var current: (reception: Reception, count: Int)?
         var restarts = 0
+        /// Strangers' adverts shed unread while the scanner's reader was behind.
+        var shed = 0
         var steps: [String] = []
         /// Identity → strongest RSSI (nil when seen without one).
         var seen: [DeviceIdentity: Int?] = [:]
@@ -87,6 +89,8 @@ package final class RadioHealthMeter: Sendable {
 
     package func restarted() { state.withLock { $0.restarts += 1 } }
 
+    package func shed() { state.withLock { $0.shed += 1 } }
+
     package func stepped(_ step: String) {
         state.withLock { state in
             state.steps.append(step)
@@ -116,7 +120,7 @@ package final class RadioHealthMeter: Sendable {
                 RadioHealth.Reception(adapter: reception.adapter, mode: reception.mode, adverts: count,
                                       advertsPerMinute: (Double(count) / minutes * 10).rounded() / 10)
             },
-            discoveryRestarts: taken.restarts, ladderSteps: taken.steps,
+            discoveryRestarts: taken.restarts, ladderSteps: taken.steps, strangersShed: taken.shed,
             paired: pairings.map { pairing in
                 let seen = taken.seen[pairing.identity]
                 return RadioHealth.Paired(identity: pairing.identity.description, role: pairing.role.rawValue, seen: seen != nil, strongestRSSI: seen ?? nil)

@@ -44,17 +44,34 @@ public struct RadioHealth: Sendable, Equatable, Codable {
     public var discoveryRestarts: Int
     /// Recovery steps taken (`restart-discovery`, `power-cycle`), in order.
     public var ladderSteps: [String]
+    /// Adverts of strangers (devices of no pairing's, many times in a row)
+    /// shed unread while the scanner's reader was behind a burst, so that
+    /// paired devices' updates queued behind them were reached sooner.
+    public var strangersShed: Int
     public var paired: [Paired]
 
     enum CodingKeys: String, CodingKey {
-        case intervalSeconds = "interval_s", scanning, discoveryRestarts = "discovery_restarts", ladderSteps = "ladder_steps", paired
+        case intervalSeconds = "interval_s", scanning, discoveryRestarts = "discovery_restarts", ladderSteps = "ladder_steps"
+        case strangersShed = "strangers_shed", paired
     }
 
-    public init(intervalSeconds: Int, scanning: [Reception], discoveryRestarts: Int, ladderSteps: [String], paired: [Paired]) {
+    public init(intervalSeconds: Int, scanning: [Reception], discoveryRestarts: Int, ladderSteps: [String], strangersShed: Int = 0, paired: [Paired]) {
         self.intervalSeconds = intervalSeconds
         self.scanning = scanning
         self.discoveryRestarts = discoveryRestarts
         self.ladderSteps = ladderSteps
+        self.strangersShed = strangersShed
         self.paired = paired
+    }
+
+    /// A report from a daemon older than `strangers_shed` reads as none shed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        intervalSeconds = try container.decode(Int.self, forKey: .intervalSeconds)
+        scanning = try container.decode([Reception].self, forKey: .scanning)
+        discoveryRestarts = try container.decode(Int.self, forKey: .discoveryRestarts)
+        ladderSteps = try container.decode([String].self, forKey: .ladderSteps)
+        strangersShed = try container.decodeIfPresent(Int.self, forKey: .strangersShed) ?? 0
+        paired = try container.decode([Paired].self, forKey: .paired)
     }
 }

@@ -1,3 +1,4 @@
+@testable import CLI
 import Foundation
 import PeerHarness
 import Testing
@@ -52,6 +53,10 @@ struct DoctorTests {
             logPath: directory.file("doctor.log"))
         #expect(try doctor.wait(timeout: 30) == 1)
         let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).year!
+        // bluetoothd keeps its storage to root, where BlueZ is installed.
+        let cache = FileManager.default.fileExists(atPath: "/var/lib/bluetooth")
+            ? "cannot read /var/lib/bluetooth (bluetoothd keeps it to root): run doctor as root to count its cache"
+            : "no /var/lib/bluetooth: BlueZ has stored nothing"
         #expect(doctor.output == """
             FAIL  bluetooth: system-bus: missing
                   fix: the system D-Bus is not running (systemctl start dbus)
@@ -72,11 +77,56 @@ struct DoctorTests {
             ok    store: permissions: 500
             skip  store: integrity: skipped (needs: store/writable)
             skip  bluetooth: radio-power-cycle: skipped (needs: store/integrity)
+            ok    bluetooth: bluez-cache: \(cache)
             skip  session: authorized: skipped (needs: store/integrity)
             skip  session: account: skipped (needs: session/authorized)
             ok    network: backend: \(backend.baseURL): answered 501
             ok    system: clock: year \(year)
 
             """)
+    }
+
+    /// BlueZ's device cache, counted per adapter: a warning past the limit,
+    /// with the clean that bounds it; no storage at all is said so.
+    @Test func bluezCacheIsCountedPerAdapterAndWarnsPastTheLimit() throws {
+        let storage = try TemporaryDirectory("waymark-bluez-cache")
+        defer { storage.remove() }
+        for (adapter, count) in [("00:11:22:33:44:55", 3), ("66:77:88:99:AA:BB", 4)] {
+            try FileManager.default.createDirectory(atPath: storage.file("\(adapter)/cache"), withIntermediateDirectories: true)
+            for n in 0..<count { #expect(FileManager.default.createFile(atPath: storage.file("\(adapter)/cache/C0:00:00:00:00:0\(n)"), contents: Data())) }
+        }
+        let under = Doctor.bluezCache(storage: storage.path, limit: 7)
+        #expect(under.status == .ok && under.detail.hasPrefix("7 device files") && under.detail.contains("00:11:22:33:44:55: 3"), "\(under.detail)")
+        let over = Doctor.bluezCache(storage: storage.path, limit: 6)
+        #expect(over.status == .warn && over.fix?.contains("systemd-tmpfiles --clean") == true, "\(over)")
+        let absent = Doctor.bluezCache(storage: storage.file("absent"))
+        #expect(absent.status == .ok && absent.detail.hasPrefix("no "), "\(absent.detail)")
+        // Unreadable storage is the unprivileged doctor's case, in the test above.
+    }
+
+    /// The shipped tmpfiles rule, run by systemd-tmpfiles itself on a root
+    /// of its own: cache files not written for 30 days go, newer ones and
+    /// the pairings' own files stay.
+    @Test func theShippedTmpfilesRuleRemovesCacheFilesNotWrittenFor30Days() throws {
+        let root = try TemporaryDirectory("waymark-tmpfiles")
+        defer { root.remove() }
+        let adapter = root.file("var/lib/bluetooth/00:11:22:33:44:55")
+        try FileManager.default.createDirectory(atPath: adapter + "/cache", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: adapter + "/C0:FF:EE:00:00:01", withIntermediateDirectories: true)
+        let old = Date(timeIntervalSinceNow: -40 * 86_400)
+        for (file, date) in [("cache/C0:00:00:00:00:01", old), ("cache/C0:00:00:00:00:02", Date()), ("C0:FF:EE:00:00:01/info", old)] {
+            #expect(FileManager.default.createFile(atPath: adapter + "/" + file, contents: Data("[General]\n".utf8)))
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: adapter + "/" + file)
+        }
+        // Only the cache's line: the others name the waymark user, which this root has not.
+        let rule = try String(contentsOfFile: Checkout.path("hardware/waymark.tmpfiles"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("e /var/lib/bluetooth/") }.joined(separator: "\n")
+        #expect(!rule.isEmpty)
+        try (rule + "\n").write(toFile: root.file("bluez-cache.conf"), atomically: true, encoding: .utf8)
+        let clean = try ChildProcess("systemd-tmpfiles", ["--root=\(root.path)", "--clean", root.file("bluez-cache.conf")], aptPackage: "systemd",
+                                     logPath: root.file("tmpfiles.log"))
+        #expect(try clean.wait(timeout: 30) == 0, "\(clean.output)")
+        let left = Set(try FileManager.default.subpathsOfDirectory(atPath: adapter))
+        #expect(left == ["cache", "cache/C0:00:00:00:00:02", "C0:FF:EE:00:00:01", "C0:FF:EE:00:00:01/info"], "\(left)")
     }
 }

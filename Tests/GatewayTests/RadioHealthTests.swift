@@ -41,11 +41,13 @@ struct RadioHealthTests {
         let sensor = paired(sample, "sensor")
         #expect(sensor?["seen"] as? Bool == false && sensor?["strongest_rssi"] == nil, "\(sample)")
         #expect((sample["discovery_restarts"] as? Int) == 0 && (sample["ladder_steps"] as? [String]) == [], "\(sample)")
+        // Two devices on a private bus: the reader is never behind, nothing is shed.
+        #expect((sample["strangers_shed"] as? Int) == 0, "\(sample)")
 
         // The same fields from the running daemon, for the interval so far.
         let radio = try rig.run(["radio", "--json"], environment: car.bluez.bus.environment)
         let live = try #require(try JSONSerialization.jsonObject(with: Data(radio.output.utf8)) as? [String: Any], "\(radio.output)")
-        let fields = ["interval_s", "scanning", "discovery_restarts", "ladder_steps", "paired"]
+        let fields = ["interval_s", "scanning", "discovery_restarts", "ladder_steps", "strangers_shed", "paired"]
         #expect(fields.allSatisfy { live[$0] != nil && sample[$0] != nil } && Set(live.keys) == Set(fields), "\(live) vs \(sample)")
         let text = try rig.run(["radio"], environment: car.bluez.bus.environment)
         #expect(text.output.contains("hci0 active:") && text.output.contains("vehicle ibeacon:"), "\(text.output)")

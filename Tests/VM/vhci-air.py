@@ -17,6 +17,9 @@ every one the cap dropped, is logged with its wall-clock time (what the
 receivers stamp theirs with), so that a loss further up the stack can be
 located.
 
+SIGUSR1 takes the devices marked `"leaves": true` out of the air (the car
+driving off), for good; the log says when.
+
 Usage: vhci-air.py POPULATION.json TRUTH.log [--cap N] [--batch N] [--seed N]
 """
 import heapq
@@ -81,10 +84,10 @@ def noise(n):
 class Advertiser:
     """One device in the air."""
 
-    def __init__(self, name, address, random_address, interval, kind, data, scan_response=b"", rssi=-70, rotate=0):
+    def __init__(self, name, address, random_address, interval, kind, data, scan_response=b"", rssi=-70, rotate=0, leaves=False):
         self.name, self.address, self.random_address = name, address, random_address
         self.interval, self.kind, self.data, self.scan_response = interval, kind, data, scan_response
-        self.rssi, self.rotate = rssi, rotate
+        self.rssi, self.rotate, self.leaves = rssi, rotate, leaves
         self.rotated_at = 0.0
 
     def address_text(self):
@@ -102,7 +105,8 @@ def load(path, rng):
     made-up devices by kind (ibeacon, ruuvi, bthome, eddystone, phone, noise).
 
     {"devices": [{"name": "car", "address": "C0:FF:EE:00:00:01", "random": false,
-                  "interval_ms": 100, "ibeacon": ["e2c56db5-...", 100, 1], "rssi": -55}],
+                  "interval_ms": 100, "ibeacon": ["e2c56db5-...", 100, 1], "rssi": -55,
+                  "leaves": true}],
      "generate": {"ibeacon": 20, "phone": 50, "noise": 100}}
     """
     spec = json.load(open(path))
@@ -116,7 +120,8 @@ def load(path, rng):
         kind = ADV_IND if device.get("connectable", False) else ADV_NONCONN_IND
         population.append(Advertiser(device.get("name", device["address"]), address, device.get("random", False),
                                      device["interval_ms"] / 1000, kind, data,
-                                     bytes.fromhex(device.get("scan_response", "")), device.get("rssi", -60)))
+                                     bytes.fromhex(device.get("scan_response", "")), device.get("rssi", -60),
+                                     leaves=device.get("leaves", False)))
     # Made-up devices at intervals typical of each kind, in seconds.
     kinds = {
         "ibeacon": (0.1, 1.0), "ruuvi": (1.285, 1.285), "bthome": (1.0, 5.0),
@@ -150,6 +155,7 @@ class Controller:
         self.pending = []
         self.tokens, self.refilled = float(cap or 0), time.monotonic()
         self.sent = self.capped = 0
+        self.left = False
         self.address = bytes([0x01, 0x00, 0x00, 0x00, 0x0A, 0x00])
 
     def write(self, packet):
@@ -207,7 +213,13 @@ class Controller:
     def log(self, _due, *fields):
         self.truth.write("%.6f %s\n" % (time.time(), " ".join(fields)))
 
+    def leave(self):
+        self.left = True
+        self.log(time.monotonic(), "left", ",".join(a.name for a in self.population if a.leaves))
+
     def advertise(self, now, advertiser):
+        if self.left and advertiser.leaves:
+            return
         if advertiser.rotate and now - advertiser.rotated_at >= advertiser.rotate:
             advertiser.address, advertiser.rotated_at = random_address(self.rng, 0b01), now
         key = (advertiser.address, advertiser.random_address)
@@ -289,6 +301,7 @@ def main():
         for advertiser in population:
             truth.write("device %s %s %.3f\n" % (advertiser.address_text(), advertiser.name, advertiser.interval))
         controller = Controller(population, truth, options["--cap"], max(1, options["--batch"]), rng)
+        signal.signal(signal.SIGUSR1, lambda *_: controller.leave())
         try:
             controller.run()
         except KeyboardInterrupt:

@@ -1,95 +1,88 @@
-# Busy air, sourced by vm-job.sh once the first scenario is done: hci0 is
-# the car's beacon and hci1 is noise whose data changes every second, so the
-# air is never silent. One gateway per scan mode runs at once, each on its
-# own controller, from the shipped default config (BeaconLostTimeout and
-# ReopenWindow shortened; see busy-*.conf): active (ScanMode = active, on
-# hci2), mgmt (auto with CAP_NET_ADMIN as an ambient capability, as the unit
-# grants it; hci3) and passive (auto without it, bluetoothd offering
-# advertisement monitors; hci6). Each mode's scan has its own controller too:
-# hci4, hci5 and hci7.
+# Busy air, sourced by vm-job.sh once the first scenario is done: the car's
+# beacon, advertising steadily every 300 ms, among 300 devices on virtual
+# controllers (vhci-air.py: each advertiser at its interval plus the 0-10 ms
+# advDelay, noisy RSSI, scan responses, the host's duplicate filter), with
+# the population of `make bench-air`: a tenth each iBeacons, Ruuvi tags,
+# BTHome sensors and Eddystone beacons, three tenths phones with rotating
+# private addresses, three tenths noise; about 900 adverts a second.
 #
-# btvirt sends a scanner an advertiser's report only when one of the two
-# enables its scan or advertising, within microseconds of the scanner's
-# enable; the kernel drops reports that arrive before it marks discovery as
-# started (btmon showed 38 of 88 cycles lost so). A real beacon is heard at
-# its next advertising event instead. So here the beacon re-enables its
-# advertising 2.5 times a second, one "advertising event" each time. btvirt has
-# no duplicate filter to model (it ignores the enable's filter_dup), so
-# discovery cycling itself is proven by the first scenario, where the
-# beacon advertises once.
-IN_RANGE=${IN_RANGE:-180}
+# One mode at a time (the emulated machine has two slow cores): a gateway
+# from the shipped default config (BeaconLostTimeout and ReopenWindow
+# shortened; see busy-*.conf) on a controller of its own, and `scan` on
+# another, each hearing the same population (the same seed). active:
+# ScanMode = active; mgmt: auto with CAP_NET_ADMIN as an ambient
+# capability, as the unit grants it; passive: auto without it, bluetoothd
+# offering advertisement monitors. After IN_RANGE s the beacon leaves the
+# air of both controllers (SIGUSR1), and the trip must end.
+IN_RANGE=${IN_RANGE:-125}
 now() { date +%s.%N; }
 caps="--inh-caps +net_admin --ambient-caps +net_admin"
 as_waymark() { setpriv --reuid=waymark --regid=waymark --init-groups "$@"; }
 
-step "busy air: the beacon advertises 2.5 times a second"
+# The first scenario's beacon and noise stop: busy air is the virtual controllers'.
 btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
-pulse 0 3 "$ADVERT" -c -g
-beacon=$!
+cat > /job/busy-population.json << EOF
+{"devices": [{"name": "car", "address": "C0:FF:EE:00:00:01", "interval_ms": 300, "data": "020106$ADVERT", "rssi": -60, "leaves": true}],
+ "generate": {"ibeacon": 30, "ruuvi": 30, "bthome": 30, "eddystone": 30, "phone": 90, "noise": 89}}
+EOF
 
-step "busy air: noise on hci1, data changing every second"
-noise 1
-noise=$!
+# Starts vhci-air.py with the population, logging to /run/truth-$1.log;
+# sets $air to its PID and $index to the controller's index, powered on.
+air() {
+    rm -f /run/truth-$1.log
+    python3 /job/vhci-air.py /job/busy-population.json /run/truth-$1.log --seed 7 > /job/air-$1.log 2>&1 &
+    air=$!
+    wait_for 60 grep -q " index " /run/truth-$1.log || finish 19 "the virtual controller for $1 never got an index"
+    index=$(awk '$2 == "index" { print $3; exit }' /run/truth-$1.log)
+    wait_for 90 busctl --system introspect org.bluez /org/bluez/hci$index > /dev/null || finish 19 "bluetoothd never showed hci$index ($1)"
+    btmgmt --index "$index" power on >> /job/btmgmt.log 2>&1
+}
 
-modes="active mgmt passive"
-for mode in $modes; do
+# The busy-air gateways start from the first scenario's store: logged in, the beacon paired.
+sqlite3 -readonly /var/lib/busy-template/waymark.db "SELECT coalesce(max(seq), 0) FROM outbox" > /job/busy-template-seq 2>&1
+for mode in active mgmt passive; do
     mkdir -p /var/lib/waymark-$mode && cp -a /var/lib/busy-template/. /var/lib/waymark-$mode/
     chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
-done
-# The active gateway captures what it hears; the host replays it and
-# compares with what this run recorded after the template's last sample.
-sqlite3 -readonly /var/lib/busy-template/waymark.db "SELECT coalesce(max(seq), 0) FROM outbox" > /job/busy-template-seq 2>&1
-now > /job/busy-started
-step "busy air: a gateway in each mode for $IN_RANGE s in range"
-# setpriv execs the gateway, so these PIDs are the gateways' own.
-setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active \
-    run > /job/busy-active.log 2>&1 &
-active=$!
-setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/busy-mgmt.conf --data-dir /var/lib/waymark-mgmt \
-    run > /job/busy-mgmt.log 2>&1 &
-mgmt=$!
-setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/busy-passive.conf --data-dir /var/lib/waymark-passive \
-    run > /job/busy-passive.log 2>&1 &
-passive=$!
-sleep 10
-# One after the other: the emulated machine has two slow cores.
-step "busy air: scan --json --duration 60 in active mode"
-timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/scan-active.conf --data-dir /var/lib/waymark \
-    scan --json --duration 60 > /job/busy-scan-active.ndjson 2> /job/busy-scan-active.log
-step "busy air: scan --json --duration 60 in mgmt mode"
-# btmon shows what the kernel sent on the management channel for hci5.
-btmon -i hci5 > /job/btmon-hci5.txt 2>&1 &
-btmon=$!
-timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /job/scan-mgmt.conf --data-dir /var/lib/waymark \
-    scan --json --duration 60 > /job/busy-scan-mgmt.ndjson 2> /job/busy-scan-mgmt.log
-kill $btmon
-step "busy air: scan --json --duration 60 in passive mode"
-timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups /job/waymark --config /job/scan-passive.conf --data-dir /var/lib/waymark \
-    scan --json --duration 60 > /job/busy-scan-passive.ndjson 2> /job/busy-scan-passive.log
-started=$(cat /job/busy-started)
-sleep $(awk -v s="$started" -v n="$(now)" -v r="$IN_RANGE" 'BEGIN { d = s + r - n; print (d > 0 ? d : 0) }')
-as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active status --json > /job/busy-status.json 2>&1
-for mode in $modes; do
-    as_waymark /job/waymark --config /job/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
-done
+    grant=""
+    [ $mode = mgmt ] && grant=$caps
 
-step "busy air: the beacon stops"
-unpulse 0 $beacon 3
-now > /job/busy-beacon-stopped
-stopped=$(cat /job/busy-beacon-stopped)
-for mode in $modes; do
+    step "busy air, $mode: the beacon among 300 devices, a gateway and a scan each on a virtual controller"
+    air busy-$mode
+    echo $air > /run/air-busy-$mode.pid
+    sed "s/^Adapter = .*/Adapter = hci$index/" /job/busy-$mode.conf > /run/busy-$mode.conf
+    air scan-$mode
+    echo $air > /run/air-scan-$mode.pid
+    sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-$mode.conf > /run/scan-$mode.conf
+    chmod 644 /run/busy-$mode.conf /run/scan-$mode.conf
+    now > /job/busy-started-$mode
+    # setpriv execs the gateway, so this PID is the gateway's own.
+    setpriv --reuid=waymark --regid=waymark --init-groups $grant /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode \
+        run > /job/busy-$mode.log 2>&1 &
+    gateway=$!
+    sleep 10
+    step "busy air, $mode: scan --json --duration 60"
+    timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $grant /job/waymark --config /run/scan-$mode.conf --data-dir /var/lib/waymark \
+        scan --json --duration 60 > /job/busy-scan-$mode.ndjson 2> /job/busy-scan-$mode.log
+    started=$(cat /job/busy-started-$mode)
+    sleep $(awk -v s="$started" -v n="$(now)" -v r="$IN_RANGE" 'BEGIN { d = s + r - n; print (d > 0 ? d : 0) }')
+    [ $mode = active ] && as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode status --json > /job/busy-status.json 2>&1
+    as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
+
+    step "busy air, $mode: the beacon leaves"
+    kill -USR1 $(cat /run/air-busy-$mode.pid) $(cat /run/air-scan-$mode.pid)
+    now > /job/busy-beacon-stopped-$mode
+    stopped=$(cat /job/busy-beacon-stopped-$mode)
     if wait_for 90 grep -q "trip .* ended" /job/busy-$mode.log; then
         awk -v s="$stopped" -v n="$(now)" 'BEGIN { printf "%.1f\n", n - s }' > /job/busy-$mode-ended-after
     fi
-done
-unpulse 1 $noise 1
-kill -TERM $active $mgmt $passive
-wait $active $mgmt $passive
-for mode in $modes; do
+    kill -TERM $gateway
+    wait $gateway
+    for pid in $(cat /run/air-busy-$mode.pid) $(cat /run/air-scan-$mode.pid); do kill -TERM $pid; wait $pid 2> /dev/null; done
+    cp /run/truth-busy-$mode.log /job/truth-busy-$mode.log
     sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
         > /job/busy-$mode-beacon-samples 2>&1
 done
 sqlite3 -readonly -separator ' ' /var/lib/waymark-active/waymark.db \
     "SELECT kind, count(*) FROM outbox WHERE seq > $(cat /job/busy-template-seq) GROUP BY kind" > /job/busy-active-kinds 2>&1
-as_waymark /job/waymark --config /job/busy-active.conf --data-dir /var/lib/waymark-active trips --json > /job/busy-active-trips.json 2>&1
+as_waymark /job/waymark --config /run/busy-active.conf --data-dir /var/lib/waymark-active trips --json > /job/busy-active-trips.json 2>&1
 cp -r /var/lib/waymark-active/capture /job/busy-active-capture

@@ -65,9 +65,11 @@ def AddAdvertisingDevice(self, adapter, address, name, manufacturer, service, rs
         ('Connect', '', '', ''),
         ('Disconnect', '', '', ''),
     ])
+    # bluetoothd calls the monitors at once and announces the object when
+    # its loop is idle (gdbus queues InterfacesAdded and PropertiesChanged).
+    _report_to_monitors(path)
     mockobject.objects['/'].EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                                        [dbus.ObjectPath(path), {bluez5.DEVICE_IFACE: properties}])
-    _report_to_monitors(path)
     return path
 
 
@@ -81,9 +83,10 @@ def Advertise(self, path, manufacturer, service, rssi):
     if service:
         changed['ServiceData'] = _service(service)
     device.props[bluez5.DEVICE_IFACE].update(changed)
+    # DeviceFound first, the change after it, as bluetoothd sends them.
+    _report_to_monitors(path)
     device.EmitSignal(PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as',
                       [bluez5.DEVICE_IFACE, changed, dbus.Array([], signature='s')])
-    _report_to_monitors(path)
 
 
 @dbus.service.method(WAYMARK_MOCK_IFACE, in_signature='o', out_signature='')
