@@ -61,14 +61,18 @@ final class DeviceTable: Sendable {
 
     /// An advert from `path` that arrived another way (the management
     /// channel): only the time is recorded. Returns whether the device is
-    /// paired, or nil for a path that names no device.
-    func seen(_ path: String, at tick: UInt64) -> Bool? {
-        state.withLock { state in
-            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return nil }
+    /// paired, or nil for a path that names no device, or for a stranger's
+    /// advert shed because the channel's reader is behind (`shedStrangers`).
+    func seen(_ path: String, at tick: UInt64, shedStrangers: Bool = false) -> Bool? {
+        let (paired, shed): (Bool?, Bool) = state.withLock { state in
+            guard let index = Self.index(of: path, in: &state, capacity: capacity, tick: tick) else { return (nil, false) }
             state.lastAdvert = tick
+            if shedStrangers, state.devices.values[index].isStranger { return (nil, true) }
             // One access in place, without copying the record out: this runs for every advert.
-            return Self.touch(&state.devices.values[index], at: tick)
+            return (Self.touch(&state.devices.values[index], at: tick), false)
         }
+        if shed { onShed() }
+        return paired
     }
 
     private static func touch(_ record: inout DeviceRecord, at tick: UInt64) -> Bool {

@@ -65,11 +65,12 @@ final class ManagementFeed: Sendable {
             followed.names[key] = made
             return made
         }
-        guard let names, let paired = table.seen(names.path, at: tick()) else { return }
+        guard let names, let paired = table.seen(names.path, at: tick(), shedStrangers: socket.isBehind) else { return }
         let data = AdvertisingData(found.data)
-        _ = deliver(Sighting(
+        let interesting = deliver(Sighting(
             address: names.address, rssi: found.rssi == 127 ? nil : Int(found.rssi),
             txPower: data.txPower, name: data.name, manufacturerData: data.manufacturerData, serviceData: data.serviceData,
             paired: paired, uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds))
+        table.judge(names.path, interesting: interesting)
     }
 }

@@ -13,6 +13,16 @@ import Synchronization
 public final class ManagementSocket: Sendable {
     let descriptor: Int32
     private let source = Mutex<ReadSource?>(nil)
+    private let backlog = Backlog()
+
+    /// Whether the last read filled its whole batch, so more events were
+    /// queued behind it: read from `onAdvert`, whether the reader is behind.
+    public var isBehind: Bool { backlog.full.load(ordering: .relaxed) }
+
+    /// Shared with the read handler, which must not hold the socket.
+    private final class Backlog: Sendable {
+        let full = Atomic<Bool>(false)
+    }
 
     /// Dispatch sources are thread-safe, but not marked Sendable.
     private final class ReadSource: @unchecked Sendable {
@@ -63,7 +73,7 @@ public final class ManagementSocket: Sendable {
         onFailure: @escaping @Sendable (_ errno: Int32) -> Void
     ) {
         let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        let fd = descriptor
+        let (fd, backlog) = (descriptor, backlog)
         // Up to 64 events per system call, each slot large enough for an
         // extended advert's data and its header.
         let slot = 2048, slots = 64
@@ -82,6 +92,8 @@ public final class ManagementSocket: Sendable {
                     }
                     return
                 }
+                // A full batch means more are queued: the reader is behind.
+                backlog.full.store(Int(count) == slots, ordering: .relaxed)
                 for index in 0..<Int(count) {
                     let length = Int(lengths[index])
                     // No event is empty: a zero-length read is the end of the stream.

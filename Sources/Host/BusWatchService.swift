@@ -34,7 +34,10 @@ package struct BusWatchService: Service {
                 // The first answer is the current owner, not a change.
                 { for await _ in owners.dropFirst() { wake.yield(.bluetoothChanged) } },
                 { for await message in objects where Self.concernsAdapter(message) { wake.yield(.bluetoothChanged) } },
-                { for await _ in adapters { wake.yield(.bluetoothChanged) } },
+                // Powered only: Discovering flips with every discovery cycle,
+                // and a look at every flip costs a GetManagedObjects of every
+                // device bluetoothd holds, thousands in busy air.
+                { for await message in adapters where Self.changesPower(message) { wake.yield(.bluetoothChanged) } },
             ]
         } catch {
             Log.warning("cannot watch BlueZ on the system bus: \(error)")
@@ -72,6 +75,12 @@ package struct BusWatchService: Service {
         } catch {
             Log.warning("cannot watch \(what): \(error)")
         }
+    }
+
+    /// An adapter's PropertiesChanged that changes or invalidates `Powered`.
+    static func changesPower(_ message: DBusMessage) -> Bool {
+        guard let arguments = try? message.arguments(), arguments.count == 3 else { return false }
+        return arguments[1].stringKeyed?["Powered"] != nil || arguments[2].array?.contains(.string("Powered")) == true
     }
 
     /// InterfacesAdded/Removed for an adapter, not for one of its many devices.

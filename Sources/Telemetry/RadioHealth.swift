@@ -63,15 +63,4 @@ public struct RadioHealth: Sendable, Equatable, Codable {
         self.strangersShed = strangersShed
         self.paired = paired
     }
-
-    /// A report from a daemon older than `strangers_shed` reads as none shed.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        intervalSeconds = try container.decode(Int.self, forKey: .intervalSeconds)
-        scanning = try container.decode([Reception].self, forKey: .scanning)
-        discoveryRestarts = try container.decode(Int.self, forKey: .discoveryRestarts)
-        ladderSteps = try container.decode([String].self, forKey: .ladderSteps)
-        strangersShed = try container.decodeIfPresent(Int.self, forKey: .strangersShed) ?? 0
-        paired = try container.decode([Paired].self, forKey: .paired)
-    }
 }

@@ -102,7 +102,9 @@ def random_address(rng, top_bits):
 
 def load(path, rng):
     """The population: `devices`, each given in full, and `generate`, counts of
-    made-up devices by kind (ibeacon, ruuvi, bthome, eddystone, phone, noise).
+    made-up devices by kind (ibeacon, ruuvi, bthome, eddystone, phone, noise),
+    each at an interval typical of its kind, or drawn from `intervals_s`
+    ([low, high] in seconds) for all of them when it is given.
 
     {"devices": [{"name": "car", "address": "C0:FF:EE:00:00:01", "random": false,
                   "interval_ms": 100, "ibeacon": ["e2c56db5-...", 100, 1], "rssi": -55,
@@ -128,7 +130,7 @@ def load(path, rng):
         "eddystone": (0.1, 1.0), "phone": (0.2, 0.5), "noise": (0.1, 1.0),
     }
     for kind, count in sorted(spec.get("generate", {}).items()):
-        low, high = kinds[kind]
+        low, high = spec.get("intervals_s", kinds[kind])
         for n in range(count):
             static = random_address(rng, 0b11)
             mac = bytes(reversed(static))
@@ -156,7 +158,11 @@ class Controller:
         self.tokens, self.refilled = float(cap or 0), time.monotonic()
         self.sent = self.capped = 0
         self.left = False
-        self.address = bytes([0x01, 0x00, 0x00, 0x00, 0x0A, 0x00])
+        # Its own public address (least significant byte first), from the
+        # PID: bluetoothd keeps adapters by address, and several of these
+        # may run side by side.
+        pid = os.getpid()
+        self.address = bytes([pid & 0xFF, pid >> 8 & 0xFF, pid >> 16 & 0xFF, 0x00, 0x0A, 0x00])
 
     def write(self, packet):
         os.write(self.fd, packet)

@@ -6,6 +6,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 step() { echo "vm-job: $*"; }
 finish() {
+    [ -f /run/bluetoothd.log ] && cp /run/bluetoothd.log /job/bluetoothd.log
     echo "$1" > /job/exit-code
     step "done: $2"
     echo "WAYMARK-VM-DONE $1"
@@ -102,6 +103,9 @@ start_controllers() {
     btvirt -L -l"$controllers" > /job/btvirt.log 2>&1 &
     wait_for 90 test -e /sys/class/bluetooth/$last || finish 13 "the virtual controllers never appeared"
     step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version) $*"
-    /usr/libexec/bluetooth/bluetoothd -n "$@" > /job/bluetoothd.log 2>&1 &
+    # Its log goes to tmpfs, and to the job folder at the end (finish): with
+    # -d it writes lines for every advert to an unbuffered stderr, and each
+    # write to the 9p folder stalled it, seconds behind in busy air.
+    /usr/libexec/bluetooth/bluetoothd -n "$@" > /run/bluetoothd.log 2>&1 &
     wait_for 90 busctl --system introspect org.bluez /org/bluez/$last || finish 14 "bluetoothd never showed $last"
 }
