@@ -79,4 +79,19 @@ struct DeviceTableTests {
         table.judge(stranger, interesting: true)
         #expect(table.update(stranger, with: Self.advert(rssi: -60), at: 12, shedStrangers: true) != nil, "of interest once: no longer a stranger")
     }
+
+    /// On the management channel, a stranger's event is shed before its
+    /// advertising data is read while the channel's reader is behind.
+    @Test func aStrangersManagementEventIsShedWhileTheChannelIsBehind() {
+        let shed = Shed()
+        let table = Self.table(shed: shed)
+        let stranger = Self.adapter + "/dev_11_11_11_11_11_11"
+        for tick in 1...8 as ClosedRange<UInt64> {
+            #expect(table.seen(stranger, at: tick, shedStrangers: true) == false)
+            table.judge(stranger, interesting: false)
+        }
+        #expect(table.seen(stranger, at: 9, shedStrangers: true) == nil)
+        #expect(shed.count.withLock { $0 } == 1 && table.lastAdvert == 9)
+        #expect(table.seen(stranger, at: 10) == false, "caught up: read again")
+    }
 }
