@@ -24,10 +24,11 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     let connection: DBusConnection
     /// Discovery's own connection (Stop/StartDiscovery, its filter, reading
     /// Discovering): in busy air the scanning connection's queue holds
-    /// thousands of device signals, and a reply read behind them keeps
-    /// discovery off for as long. bluetoothd keys a discovery session by its
-    /// client, so every discovery call goes through this one. Opened by
-    /// `start()`, closed by `stop()`; the scanning connection while absent.
+    /// thousands of device signals, and no reply is read behind them. (The
+    /// off time left per cycle is bluetoothd's, which answers after the
+    /// burst it is handling: `make bench-air`.) bluetoothd keys a discovery
+    /// session by its client, so every discovery call goes through this one.
+    /// Opened by `start()`, closed by `stop()`; the scanning connection while absent.
     private var discoveryConnection: DBusConnection?
     var discoveryControl: DBusConnection { discoveryConnection ?? connection }
     var options: ScannerOptions
