@@ -148,7 +148,7 @@ let package = Package(
         .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBusFloor", "Vocabulary", "DBus", "Storage", "Gateway", "Config", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
+            dependencies: ["DBusFloor", "Vocabulary", "DBus", "Storage", "Gateway", "Config", "Pairings", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
@@ -190,6 +190,9 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["PeerHarness", "Storage", "Store"], exclude: ["PreviousRelease"], swiftSettings: strict),
         .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "CLI", "Config", "Daemon", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "PeersTests", dependencies: ["PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "HostTests", dependencies: ["Host", "DBus", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Daemon", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "Gateway", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Command", "PeerHarness"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.

@@ -15,6 +15,9 @@ package actor SleepInhibitor: Service {
 
     package init(bus: DBusConnection) { self.bus = bus }
 
+    /// Whether logind granted the lock and it is still held.
+    package var holdsLock: Bool { descriptor >= 0 }
+
     package func start() async { await take() }
 
     package nonisolated func run() async {

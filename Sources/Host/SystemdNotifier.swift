@@ -3,8 +3,13 @@ internal import Glibc
 /// sd_notify(3) without libsystemd: one datagram to `$NOTIFY_SOCKET`.
 /// Does nothing when not started by systemd.
 package enum SystemdNotifier {
-    static func notify(_ state: String) {
-        guard let path = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), !path.isEmpty else { return }
+    /// `NOTIFY_SOCKET`, which systemd passes to a `Type=notify` unit; nil without it.
+    package static var notifySocket: String? {
+        getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+    }
+
+    static func notify(_ state: String, to notifySocket: String?) {
+        guard let path = notifySocket, !path.isEmpty else { return }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(path.utf8)
