@@ -64,7 +64,7 @@ extension DBusConnection {
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(raw, outgoing.raw, &pending, max(milliseconds, 1)) != 0 else { return .outOfMemory }
         guard let pending else { return .disconnected }
-        let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
+        let box = Unmanaged.passRetained(ReplyBox(continuation, inFlight: inFlight)).toOpaque()
         // Replies are dispatched only on the loop, so the call cannot
         // complete before the notifier is in place.
         guard dbus_pending_call_set_notify(pending, DBusConnection.replyArrived, box, DBusConnection.releaseReplyBox) != 0 else {
@@ -73,6 +73,7 @@ extension DBusConnection {
             dbus_pending_call_unref(pending)
             return .outOfMemory
         }
+        inFlight.add(pending)
         return nil
     }
 
@@ -87,8 +88,9 @@ extension DBusConnection {
     /// only on the loop.
     final class ReplyBox: @unchecked Sendable {
         var continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>?
-        init(_ continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>) {
-            self.continuation = continuation
+        let inFlight: CallsInFlight
+        init(_ continuation: UnsafeContinuation<Result<DBusMessage, DBusError>, Never>, inFlight: CallsInFlight) {
+            (self.continuation, self.inFlight) = (continuation, inFlight)
         }
     }
 
@@ -96,6 +98,7 @@ extension DBusConnection {
         guard let pending, let data else { return }
         let box = Unmanaged<ReplyBox>.fromOpaque(data).takeUnretainedValue()
         let reply = dbus_pending_call_steal_reply(pending)
+        box.inFlight.remove(pending)
         dbus_pending_call_unref(pending)
         guard let continuation = box.continuation else { return }
         box.continuation = nil

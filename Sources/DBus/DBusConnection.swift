@@ -30,6 +30,8 @@ public final class DBusConnection: @unchecked Sendable {
     var deliveries: [(deliver: @Sendable (DBusMessage) -> Void, message: DBusMessage)] = []
     /// Balances the `passRetained` handed to libdbus as callback context.
     private var callbackContext: Unmanaged<DBusConnection>?
+    /// Calls waiting for their replies; touched only on the loop.
+    let inFlight = CallsInFlight()
 
     var isOpen: Bool { open.load(ordering: .acquiring) }
 
@@ -155,6 +157,9 @@ public final class DBusConnection: @unchecked Sendable {
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
+        // libdbus keeps a closed connection's pending calls until its last
+        // unref, and their timeouts no longer fire: each caller is told now.
+        inFlight.endAll()
         for finish in streams { finish() }
         context?.release()
     }

@@ -166,6 +166,35 @@ struct DBusConnectionTests {
         #expect(ContinuousClock.now - started < .seconds(4))
     }
 
+    @Test func closingTheConnectionEndsACallStillWaitingForItsReply() async throws {
+        let peers = try await ServerAndClient.open()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
+        try server.export(DBusObject([
+            DBusInterface("io.waymark.Test1", methods: [
+                DBusMethod("Hang") { _ in
+                    try await Task.sleep(for: .seconds(60))
+                    return []
+                },
+            ]),
+        ]), at: "/t")
+        let call = Task {
+            try await client.call(destination: server.uniqueName, path: "/t", interface: "io.waymark.Test1", method: "Hang", timeout: .seconds(60))
+        }
+        // The call is on its way (the server has it) before the close.
+        try await Task.sleep(for: .milliseconds(200))
+        client.close()
+        let ended = try await withDeadline(.seconds(20), "the call ending on close") {
+            do {
+                _ = try await call.value
+                return "replied"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(ended != "replied", "\(ended)")
+    }
+
     @Test func closingTheConnectionFinishesSignalStreams() async throws {
         let bus = try PrivateBus()
         defer { bus.remove() }
