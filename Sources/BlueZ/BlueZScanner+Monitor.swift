@@ -76,13 +76,26 @@ extension BlueZScanner {
             arguments: [.objectPath(application.root)], timeout: .seconds(5))
     }
 
-    /// The monitors, exported once per scanner: the paired identities'
-    /// patterns, or everything (`MonitorPattern.catchAll`).
-    private func exportMonitors() throws(DBusError) -> MonitorApplication {
-        if let monitorApplication { return monitorApplication }
-        var patterns = options.monitorPatterns ?? MonitorPattern.catchAll
+    /// What the monitors watch for. In mgmt mode, nothing: bluetoothd's work
+    /// for each advert would be thrown away, unless the controller filters
+    /// by the patterns, which then decide what the channel carries too.
+    /// Otherwise the paired identities' patterns, or everything
+    /// (`MonitorPattern.catchAll`).
+    var monitorPatterns: [MonitorPattern] {
+        if reception?.mode == .mgmt, !monitorsOffloaded { return [.nothing] }
+        let patterns = options.monitorPatterns ?? MonitorPattern.catchAll
         // The kernel has room for 32 monitors in all; leave most of it to others.
-        if patterns.isEmpty || patterns.count > MonitorPattern.catchAll.count { patterns = MonitorPattern.catchAll }
+        return patterns.isEmpty || patterns.count > MonitorPattern.catchAll.count ? MonitorPattern.catchAll : patterns
+    }
+
+    /// The monitors, exported once per scanner and set of patterns.
+    private func exportMonitors() throws(DBusError) -> MonitorApplication {
+        let patterns = monitorPatterns
+        if let monitorApplication {
+            if monitorApplication.monitors.flatMap({ $0 }) == patterns { return monitorApplication }
+            monitorApplication.unexport(from: connection)
+            self.monitorApplication = nil
+        }
         let application = MonitorApplication(patterns: patterns)
         let (table, sink, tick, viaDBus, control, bus) = (devices, deliver, ticker, adverts, controlSink, connection)
         try application.export(on: connection) { call in

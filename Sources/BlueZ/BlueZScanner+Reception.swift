@@ -55,6 +55,14 @@ extension BlueZScanner {
         return types.contains { $0.string == "or_patterns" }
     }
 
+    /// Whether the controller matches the monitors' patterns itself
+    /// (`controller-patterns`, Microsoft's extension): it then reports only
+    /// adverts that match, on the management channel too.
+    static func offloadsMonitors(_ interfaces: [String: DBusValue]?) -> Bool {
+        let features = interfaces?[monitorManager]?.stringKeyed?["SupportedFeatures"]?.array ?? []
+        return features.contains { $0.string == "controller-patterns" }
+    }
+
     static var monitorManager: String { "org.bluez.AdvertisementMonitorManager1" }
 
     /// Switches advert reception to `choice`, the new path first so that

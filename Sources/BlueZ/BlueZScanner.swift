@@ -93,6 +93,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var cyclingPower = false
     /// Whether the adapter offers advertisement monitors, as last read.
     var monitorsOffered = false
+    /// Whether the controller filters adverts by the monitors' patterns (as last read).
+    var monitorsOffloaded = false
     /// The monitors, once exported.
     var monitorApplication: MonitorApplication?
     /// The adapter the monitors are registered with, while they are.
@@ -302,6 +304,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             }
         }
         monitorsOffered = Self.offersMonitors(objects[path])
+        monitorsOffloaded = Self.offloadsMonitors(objects[path])
         if reason != "start" { await retryPreferredMode() }
         management?.follow(adapterPath: path)
         guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }

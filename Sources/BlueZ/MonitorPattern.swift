@@ -38,6 +38,14 @@ public struct MonitorPattern: Sendable, Hashable {
             MonitorPattern(adType: serviceData16, content: [0xD2, 0xFC]),  // BTHome
         ].compactMap { $0 }
 
+    /// What the monitor watches for in mgmt mode, where the adverts come on
+    /// the management channel and the monitor is there only to keep the
+    /// kernel scanning with the duplicate filter off: 30 bytes of
+    /// manufacturer data, which no legacy advert can carry (27 at most after
+    /// the company id). bluetoothd then parses each advert, matches it
+    /// against nothing, and creates no device and sends no signal for it.
+    public static let nothing = MonitorPattern(adType: manufacturerData, content: [0xFF, 0xFF] + Array("waymark: adverts come on mgmt".utf8))!
+
     /// Patterns per monitor object. The kernel takes 16, but bluetoothd
     /// (5.66, and master as of late 2026) sizes its Add Adv Patterns Monitor
     /// command in a `uint8_t`: 1 + 34 bytes per pattern, which wraps at 8

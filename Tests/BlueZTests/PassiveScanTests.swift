@@ -4,6 +4,7 @@ import BlueZ
 import BluetoothKernel
 import DBus
 import Foundation
+import Glibc
 import PeerHarness
 import Testing
 
@@ -83,6 +84,45 @@ struct PassiveScanTests {
         #expect(monitors.count == 6)
         #expect(monitors.map { $0["Patterns"]?.array?.count ?? 0 }.sorted() == [2, 7, 7, 7, 7, 7])
         #expect(monitors.allSatisfy { $0["Type"]?.string == "or_patterns" && $0.keys.allSatisfy { !$0.hasPrefix("RSSI") } })
+        await scanner.stop()
+    }
+
+    /// In mgmt mode the monitor only keeps the kernel scanning with the
+    /// filter off: bluetoothd is given nothing to match, so it makes no
+    /// device or signal per advert. A controller that filters by the
+    /// patterns itself gets the paired ones, or the channel would carry nothing.
+    @Test(arguments: [false, true])
+    func inMgmtModeTheMonitorWatchesForNothingUnlessTheControllerFiltersByItsPatterns(offloaded: Bool) async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        if offloaded {
+            _ = try await rig.connection.call(
+                destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Mock", method: "UpdateProperties",
+                arguments: [.string("org.bluez.AdvertisementMonitorManager1"),
+                            .vardict(["SupportedFeatures": .array(element: "s", [.string("controller-patterns")])])])
+        }
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        defer { close(pair[1]) }
+        var options = options(.mgmt)
+        let ours = pair[0]
+        options.managementChannel = { ManagementSocket(adopting: ours) }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        try await scanner.startRunning()
+        #expect(await scanner.reception?.mode == .mgmt)
+
+        let registered = try #require(try await rig.calls("RegisterMonitor", on: "/").first?.fields?[1].array?.first?.string)
+        let reply = try await rig.connection.call(
+            destination: rig.connection.uniqueName, path: registered, interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
+        let patterns = try #require(reply.first?.entries).flatMap { entry in
+            (entry.value.stringKeyed?["org.bluez.AdvertisementMonitor1"]?.stringKeyed?["Patterns"]?.array ?? []).compactMap { pattern in
+                pattern.fields.flatMap { fields in fields.count == 3 ? fields[2].bytes : nil }
+            }
+        }
+        #expect(patterns == (offloaded ? [Self.beacon.content] : [MonitorPattern.nothing.content]))
+        #expect(try await rig.calls("StartDiscovery").isEmpty)
         await scanner.stop()
     }
 
