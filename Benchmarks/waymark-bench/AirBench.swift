@@ -5,7 +5,8 @@ import Peers
 /// park. In the real-BlueZ VM, the virtual controller (Tests/VM/vhci-air.py)
 /// carries the car's beacon among 10 to 1,000 other devices, and each
 /// receiver hears it in turn (Tests/VM/vm-air-cost.sh): Waymark's scanner in
-/// mgmt, active and passive mode, and bleak's stack (a dbus-fast receiver).
+/// mgmt, active and passive mode as the daemon runs it (the beacon paired,
+/// bluetoothd with `--experimental`), and bleak's stack (a dbus-fast receiver).
 /// For every step and receiver: the CPU time of each process per advert the
 /// controller sent, the beacon's adverts received against those sent, the
 /// longest silence between two of them, the time discovery was off, memory,
@@ -148,7 +149,7 @@ struct AirBench {
             report.add(prefix + ".discovery_off", run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : run.discoveryOff * 1000,
                        unit: "ms", note: run.enables > 0 ? "per scan enable, \(run.enables) in the window" : "in the window, no scan enable in it")
             report.add(prefix + ".rss_receiver", Double(run.rss["receiver"] ?? 0) / 1024, unit: "MiB",
-                       note: "bluetoothd \(format(Double(run.rss["bluetoothd"] ?? 0) / 1024)) MiB, dbus-daemon \(format(Double(run.rss["dbus-daemon"] ?? 0) / 1024)) MiB; \(run.cacheFiles) files in BlueZ's cache after")
+                       note: "PSS \(format(Double(run.rss["receiver-pss"] ?? 0) / 1024)) MiB; bluetoothd \(format(Double(run.rss["bluetoothd"] ?? 0) / 1024)) MiB, dbus-daemon \(format(Double(run.rss["dbus-daemon"] ?? 0) / 1024)) MiB; \(run.cacheFiles) files in BlueZ's cache after")
         }
         for receiver in receivers {
             let points = runs.filter { $0.receiver == receiver && $0.seconds > 0 }.map { ($0.advertsPerSecond, $0.stackCPU / $0.seconds) }
@@ -168,13 +169,14 @@ struct AirBench {
 
     static func table(_ runs: [Run]) -> String {
         let header = ["devices", "receiver", "adverts/s", "stack ms/advert", "receiver s", "bluetoothd s", "dbus-daemon s", "softirq s",
-                      "beacon heard/sent", "gap s", "off ms/enable", "RSS rx/bluetoothd MiB", "cache files"]
+                      "beacon heard/sent", "gap s", "off ms/enable", "RSS rx/bluetoothd MiB", "PSS rx MiB", "cache files"]
         let rows = runs.map { run in
             [String(run.devices), run.receiver, format(run.advertsPerSecond),
              format(run.sent > 0 ? run.stackCPU * 1000 / Double(run.sent) : 0),
              format(run.cpu["receiver"] ?? 0), format(run.cpu["bluetoothd"] ?? 0), format(run.cpu["dbus-daemon"] ?? 0), format(run.cpu["softirq"] ?? 0),
              "\(run.carHeard)/\(run.carSent)", format(run.carGap), format(run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : 0),
-             format(Double(run.rss["receiver"] ?? 0) / 1024) + "/" + format(Double(run.rss["bluetoothd"] ?? 0) / 1024), String(run.cacheFiles)]
+             format(Double(run.rss["receiver"] ?? 0) / 1024) + "/" + format(Double(run.rss["bluetoothd"] ?? 0) / 1024),
+             format(Double(run.rss["receiver-pss"] ?? 0) / 1024), String(run.cacheFiles)]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in

@@ -3,6 +3,7 @@ import BlueZ
 import Config
 import DBus
 import Foundation
+import Pairings
 import Peers
 import Synchronization
 import Vocabulary
@@ -87,24 +88,28 @@ struct VMStackBench {
 
     /// The Waymark receiver inside the VM: the daemon's scanner on the
     /// system bus, on `adapter`, in the mode `auto` picks (mgmt as root),
-    /// with the recording cycle, taking each sighting through the
-    /// synchronous handler as the recorder does. Writes the time of each
-    /// sighting after `seconds`, as the dbus-fast receiver does.
+    /// with the recording cycle, and the car's iBeacon paired: the scan
+    /// watches for what the daemon's would (its monitor patterns) and each
+    /// sighting is matched against the pairing on the scanner's queue, as
+    /// the recorder does. Writes the time of each sighting after `seconds`,
+    /// as the dbus-fast receiver does.
     static func receiveAdverts(adapter: String, seconds: Int, mode: ScanMode? = nil) async throws {
         let configuration = Configuration()
         var options = configuration.bluetooth.scannerOptions(cycle: configuration.recording.scanCycle)
         options.adapter = adapter
         if let mode { options.mode = mode }
+        let paired = PairedDevices([Pairing(id: 1, identity: car, role: .vehicle, label: "car", bindkey: nil)])
+        options.monitorPatterns = paired.monitorPatterns
         let shed = Counter()
         options.onShed = { shed.add() }
         let address = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "unix:path=/run/dbus/system_bus_socket"
         let connection = try await DBusConnection.connect(address: address)
         let heard = Heard()
-        // Of interest, as a pairing would be to the recorder: the car's beacon alone.
-        let car = BluetoothAddress(AirBench.car, kind: nil)
+        let boot = ContinuousClock()
+        let started = boot.now
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { sighting in
             heard.add(sighting.address)
-            return car.map(sighting.address.sameDevice) ?? true
+            return paired.match(sighting, at: { started.duration(to: boot.now) / .seconds(1) }) != nil
         }
         try await scanner.start()
         FileHandle.standardError.write(Data("receiving in \(await scanner.reception?.mode.rawValue ?? "no") mode\n".utf8))
@@ -116,6 +121,9 @@ struct VMStackBench {
         FileHandle.standardError.write(Data("\(cycles.summary); \(shed.value) strangers' adverts shed\n".utf8))
         print(heard.all.map { String(format: "%.6f ", $0.time) + $0.address.description }.joined(separator: "\n"))
     }
+
+    /// The beacon both benches' controllers carry (`AirBench.population`, `RealBlueZTests.advert`).
+    static let car = DeviceIdentity.iBeacon(uuid: "e2c56db5-dffb-48d2-b060-d0f5a71096e0", major: 100, minor: 0)
 
     /// Adverts shed, counted on the scanner's queue.
     final class Counter: Sendable {

@@ -1,5 +1,5 @@
 package import DBus
-package import Lifecycle
+import Lifecycle
 import Logging
 
 /// Publishes `io.waymark.Gateway1` once the state behind it is known (it

@@ -3,7 +3,7 @@ internal import Glibc
 package import Host
 package import Location
 import Logging
-package import Recording
+import Recording
 package import Upload
 package import Vocabulary
 

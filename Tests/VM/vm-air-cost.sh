@@ -3,14 +3,16 @@
 # by vm-init as the VM's job. For each population in $STEPS (devices around
 # the car's beacon) and each receiver in $RECEIVERS, one after the other:
 # vhci-air.py is hci0 with that population (Tests/VM/vhci-air.py), a fresh
-# bluetoothd (with --experimental for passive, which needs its monitors),
-# and the receiver on hci0:
-#  - mgmt, active, passive: Waymark's scanner as the daemon runs it
-#    (`waymark-bench --receive-adverts hci0 SECONDS MODE`, as root);
+# bluetoothd (with --experimental, as the README's drop-in runs it, for
+# Waymark's receivers; as Debian ships it for bleak's), and the receiver on
+# hci0:
+#  - mgmt, active, passive: Waymark's scanner as the daemon runs it, with
+#    the car's beacon paired (`waymark-bench --receive-adverts hci0 SECONDS
+#    MODE`, as root);
 #  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py).
 # After a settling time, a window of $WINDOW s is measured: each process's
 # CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
-# at its start and end, RSS at its end, and BlueZ's cache files after
+# at its start and end, RSS (and the receiver's PSS) at its end, and BlueZ's cache files after
 # bluetoothd stops. The controller's log says what it sent and when.
 . /job/vm-lib.sh
 . /job/job.env
@@ -20,6 +22,7 @@ step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
 load_vhci_and_crypto
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2> /dev/null || echo 0; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2> /dev/null || echo 0; }
+pss() { awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup" 2> /dev/null || echo 0; }
 snapshot() {
     echo "time $(date +%s.%N)"
     echo "receiver $(ticks $receiver)"
@@ -38,7 +41,7 @@ for n in $STEPS; do
         air=$!
         wait_for 60 test -e /sys/class/bluetooth/hci0 || finish 13 "the virtual controller never appeared ($run)"
         flags=""
-        [ "$kind" = passive ] && flags=--experimental
+        [ "$kind" != bleak ] && flags=--experimental
         /usr/libexec/bluetooth/bluetoothd -n $flags > /job/bluetoothd-$run.log 2>&1 &
         bluetoothd=$!
         wait_for 90 busctl --system introspect org.bluez /org/bluez/hci0 || finish 14 "bluetoothd never showed hci0 ($run)"
@@ -54,7 +57,7 @@ for n in $STEPS; do
         snapshot > /job/before-$run
         sleep "$WINDOW"
         snapshot > /job/after-$run
-        { echo "receiver $(rss $receiver)"; echo "bluetoothd $(rss $bluetoothd)"; echo "dbus-daemon $(rss $(pidof dbus-daemon))"; } > /job/rss-$run
+        { echo "receiver $(rss $receiver)"; echo "receiver-pss $(pss $receiver)"; echo "bluetoothd $(rss $bluetoothd)"; echo "dbus-daemon $(rss $(pidof dbus-daemon))"; } > /job/rss-$run
         wait $receiver
         kill $bluetoothd
         wait $bluetoothd

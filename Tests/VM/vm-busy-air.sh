@@ -56,10 +56,11 @@ for mode in active mgmt passive; do
     chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
     grant=""
     [ $mode = mgmt ] && grant=$caps
-    # Cycled discovery among 300 devices does not hold the beacon here:
-    # bluetoothd took 1.8 s on average (up to 5.6 s) from the controller's
-    # scan disable to its next enable, in the controller's log; the README
-    # has the figures. Active mode runs among 30.
+    # Cycled discovery among 300 devices does not hold the scan's 2 s: with
+    # the gateway and the scan each cycling, bluetoothd's discovery was off
+    # 568 ms a cycle on average and up to 1.7 s, and the scan's longest
+    # silence from the beacon was 3.3 s (the gateway held its trip, with 11
+    # of 13 samples). Active mode runs among 30; the README has the figures.
     devices=300
     [ $mode = active ] && devices=30
 
