@@ -16,7 +16,7 @@ mkdir -p "$cache/build-swift60"
 suites='^(AdvertisementsTests|BasicsTests|CaptureTests|FuzzTests|LifecycleTests|RecordingTests|StorageTests|TelemetryTests)\.'
 suites="$suites|\.(ManagementCommandTests|ManagementEventTests|DBusMarshalTests|BluetoothAddressTests|ClockJumpTests"
 suites="$suites|ConfigurationTests|DiskFullTests|PairingMonitorPatternTests|PrivateAddressTests|BackoffTests|GPSDReportTests"
-suites="$suites|NMEAFixAssemblerTests|NMEASentenceTests|HomeAssistantDiscoveryTests|OutboxCursorTests|TrackerAttributesTests)/"
+suites="$suites|NMEAFixAssemblerTests|NMEASentenceTests|HomeAssistantDiscoveryTests|OutboxCursorTests|TrackerAttributesTests|HealthFactsDBusTests)/"
 
 printf 'making the trixie amd64 root with swiftlang 6.0.3 (cached in %s)… ' "$cache"
 started=$(date +%s)
