@@ -40,10 +40,10 @@ public struct MonitorPattern: Sendable, Hashable {
 
     /// What the monitor watches for in mgmt mode, where the adverts come on
     /// the management channel and the monitor is there only to keep the
-    /// kernel scanning with the duplicate filter off: 30 bytes of
-    /// manufacturer data, which no legacy advert can carry (27 at most after
-    /// the company id). bluetoothd then parses each advert, matches it
-    /// against nothing, and creates no device and sends no signal for it.
+    /// kernel scanning with the duplicate filter off: 31 bytes of
+    /// manufacturer data, where a legacy advert has room for 29 (the
+    /// company id and 27 more). bluetoothd then parses each advert, matches
+    /// it against nothing, and creates no device and sends no signal for it.
     public static let nothing = MonitorPattern(adType: manufacturerData, content: [0xFF, 0xFF] + Array("waymark: adverts come on mgmt".utf8))!
 
     /// Patterns per monitor object. The kernel takes 16, but bluetoothd
