@@ -19,7 +19,9 @@ if [ -e "$root/.complete" ]; then echo "$root"; exit 0; fi
 mkdir -p "$cache"
 if [ "$arch" != "$(dpkg --print-architecture)" ]; then
     # binfmt_misc may not be mounted in a container or a fresh CI machine.
-    [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    # Roots are made side by side, so another may mount it first.
+    [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null \
+        || [ -e /proc/sys/fs/binfmt_misc/register ]
     update-binfmts --enable "qemu-$(echo "$arch" | sed 's/arm64/aarch64/')" >/dev/null 2>&1 || true
 fi
 rm -rf "$root.partial"
