@@ -11,14 +11,14 @@ PREFIX ?= /usr/local
 # btvirt), e2fsprogs for the power-cut test's disk, and debootstrap for the
 # Swift 6.0.3 check in a trixie root.
 # Packages: qemu-user to run arm64 programs, lintian. The virtual Pi: QEMU
-# for aarch64 and e2fsprogs for its disk.
+# for aarch64, qemu-img (qemu-utils) for the overlay on its disk, and e2fsprogs for the disk.
 BUILD_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev
 DEMO_PACKAGES = $(BUILD_PACKAGES) dbus-daemon python3-dbus python3-dbusmock gpsd gpsd-clients glewlwyd sqlite3 openssl
 TEST_PACKAGES = $(DEMO_PACKAGES) mosquitto mosquitto-clients systemd bluez python3-gps socat gpsbabel \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium debootstrap e2fsprogs
 PACKAGE_PACKAGES = $(BUILD_PACKAGES) dpkg-dev debootstrap qemu-user-static binfmt-support lintian
-PI_PACKAGES = $(PACKAGE_PACKAGES) qemu-system-arm e2fsprogs
+PI_PACKAGES = $(PACKAGE_PACKAGES) qemu-system-arm qemu-utils e2fsprogs
 APT_INSTALL = Tests/apt-install.sh
 # Debian roots, the virtual Pi's disk and the arm64 build, kept between runs.
 WAYMARK_CACHE ?= /var/cache/waymark
