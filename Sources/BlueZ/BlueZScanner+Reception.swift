@@ -51,16 +51,19 @@ extension BlueZScanner {
 
     /// Whether the adapter's objects include an `AdvertisementMonitorManager1` that takes `or_patterns`.
     static func offersMonitors(_ interfaces: [String: DBusValue]?) -> Bool {
-        let types = interfaces?[monitorManager]?.stringKeyed?["SupportedMonitorTypes"]?.array ?? []
-        return types.contains { $0.string == "or_patterns" }
+        managerLists(interfaces, "SupportedMonitorTypes", "or_patterns")
     }
 
     /// Whether the controller matches the monitors' patterns itself
     /// (`controller-patterns`, Microsoft's extension): it then reports only
     /// adverts that match, on the management channel too.
     static func offloadsMonitors(_ interfaces: [String: DBusValue]?) -> Bool {
-        let features = interfaces?[monitorManager]?.stringKeyed?["SupportedFeatures"]?.array ?? []
-        return features.contains { $0.string == "controller-patterns" }
+        managerLists(interfaces, "SupportedFeatures", "controller-patterns")
+    }
+
+    /// Whether the adapter's `AdvertisementMonitorManager1` has `value` in its string-list property `property`.
+    private static func managerLists(_ interfaces: [String: DBusValue]?, _ property: String, _ value: String) -> Bool {
+        (interfaces?[monitorManager]?.stringKeyed?[property]?.array ?? []).contains { $0.string == value }
     }
 
     static var monitorManager: String { "org.bluez.AdvertisementMonitorManager1" }

@@ -143,18 +143,25 @@ struct DBusConnectionTests {
         #expect(reply.first?.string == "pong")
     }
 
-    @Test func aCallWithNoReplyTimesOut() async throws {
-        let peers = try await ServerAndClient.open()
-        defer { peers.close() }
-        let (server, client) = (peers.server, peers.client)
+    /// Exports `/t` with `io.waymark.Test1.Hang`, which answers only after
+    /// `delay`; `called` runs as each call arrives.
+    private static func exportHang(on server: DBusConnection, answeringAfter delay: Duration, called: @escaping @Sendable () -> Void = {}) throws {
         try server.export(DBusObject([
             DBusInterface("io.waymark.Test1", methods: [
                 DBusMethod("Hang") { _ in
-                    try await Task.sleep(for: .seconds(5))
+                    called()
+                    try await Task.sleep(for: delay)
                     return []
                 },
             ]),
         ]), at: "/t")
+    }
+
+    @Test func aCallWithNoReplyTimesOut() async throws {
+        let peers = try await ServerAndClient.open()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
+        try Self.exportHang(on: server, answeringAfter: .seconds(5))
 
         let started = ContinuousClock.now
         do {
@@ -170,28 +177,22 @@ struct DBusConnectionTests {
         let peers = try await ServerAndClient.open()
         defer { peers.close() }
         let (server, client) = (peers.server, peers.client)
-        try server.export(DBusObject([
-            DBusInterface("io.waymark.Test1", methods: [
-                DBusMethod("Hang") { _ in
-                    try await Task.sleep(for: .seconds(60))
-                    return []
-                },
-            ]),
-        ]), at: "/t")
-        let call = Task {
-            try await client.call(destination: server.uniqueName, path: "/t", interface: "io.waymark.Test1", method: "Hang", timeout: .seconds(60))
-        }
-        // The call is on its way (the server has it) before the close.
-        try await Task.sleep(for: .milliseconds(200))
-        client.close()
-        let ended = try await withDeadline(.seconds(20), "the call ending on close") {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        try Self.exportHang(on: server, answeringAfter: .seconds(60)) { arrived.yield() }
+        // The outcome comes through a stream, so a call that never ends
+        // fails the deadline below instead of hanging the suite.
+        let (outcomes, outcome) = AsyncStream.makeStream(of: String.self)
+        Task {
             do {
-                _ = try await call.value
-                return "replied"
+                _ = try await client.call(destination: server.uniqueName, path: "/t", interface: "io.waymark.Test1", method: "Hang", timeout: .seconds(60))
+                outcome.yield("replied")
             } catch {
-                return "\(error)"
+                outcome.yield("\(error)")
             }
         }
+        try await arrivals.next(within: .seconds(20), "the call reaching the server")
+        client.close()
+        let ended = try await outcomes.next(within: .seconds(20), "the call ending on close")
         #expect(ended != "replied", "\(ended)")
     }
 

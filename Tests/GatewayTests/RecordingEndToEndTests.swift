@@ -139,10 +139,7 @@ extension RecordingEndToEndTests {
         try await waitFor("started")
 
         // The daemon holds a delay lock on sleep, so logind waits for its commit.
-        @Sendable func inhibitors() async throws -> [DBusValue] {
-            try await bluez.connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-                                            interface: "org.freedesktop.login1.Manager", method: "ListInhibitors").first?.array ?? []
-        }
+        @Sendable func inhibitors() async throws -> [DBusValue] { try await logind.inhibitors(via: bluez.connection) }
         let locks = try await inhibitors()
         #expect(locks.count == 1)
         guard case .structure(let lock)? = locks.first else {

@@ -6,11 +6,6 @@ import Testing
 /// The sleep lock against python-dbusmock's logind, whose `Inhibit` hands
 /// out a pipe and drops the lock when its end is closed, as logind does.
 struct SleepInhibitorTests {
-    static func inhibitors(_ connection: DBusConnection) async throws -> [DBusValue] {
-        try await connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-                                  interface: "org.freedesktop.login1.Manager", method: "ListInhibitors").first?.array ?? []
-    }
-
     @Test func oneDelayLockIsHeldUntilReleasedAndCanBeTakenAgain() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -22,7 +17,7 @@ struct SleepInhibitorTests {
         await inhibitor.start()
         await inhibitor.take()
         #expect(await inhibitor.holdsLock)
-        let locks = try await Self.inhibitors(connection)
+        let locks = try await logind.inhibitors(via: connection)
         #expect(locks.count == 1, "taken once, however often asked: \(locks)")
         guard case .structure(let lock)? = locks.first else { return }
         #expect(lock.prefix(4).compactMap(\.string) == ["sleep", "waymark", "commit recorded samples before sleep", "delay"])
@@ -30,10 +25,10 @@ struct SleepInhibitorTests {
         await inhibitor.release()
         #expect(await !inhibitor.holdsLock)
         try await withDeadline(.seconds(5), "logind dropping the released lock") {
-            while try await !Self.inhibitors(connection).isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            while try await !logind.inhibitors(via: connection).isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         }
         await inhibitor.take()
-        #expect(try await Self.inhibitors(connection).count == 1)
+        #expect(try await logind.inhibitors(via: connection).count == 1)
         await inhibitor.release()
     }
 

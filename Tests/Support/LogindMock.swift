@@ -12,6 +12,12 @@ public final class LogindMock: @unchecked Sendable {
 
     deinit { process.stop() }
 
+    /// The locks logind holds (`ListInhibitors`): what, who, why, mode, uid, pid each.
+    public func inhibitors(via connection: DBusConnection) async throws -> [DBusValue] {
+        try await connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                                  interface: "org.freedesktop.login1.Manager", method: "ListInhibitors").first?.array ?? []
+    }
+
     /// `PrepareForSleep(start)`: true before the system sleeps, false after it wakes.
     public func prepareForSleep(_ start: Bool, via connection: DBusConnection) async throws {
         _ = try await connection.call(

@@ -50,16 +50,20 @@ struct UplinkTests {
         }
 
         func uplink() throws -> Uplink {
-            let state = GatewayState(armed: false, running: false, trip: nil, queueDepth: 0, scanMode: nil)
-            let uplink = Uplink.make(configuration, store: store, deviceID: "gw-uplink", state: { state }, command: { _ in }, sessionEvent: { _ in })
+            let uplink = UplinkTests.make(configuration, store: store)
             return try #require(uplink, "an uplink from \(configuration.session)")
         }
 
-        /// Runs the uplink's service, as the daemon's group does, until `done` holds.
-        func run(_ uplink: Uplink, until done: @escaping @Sendable () throws -> Bool) async throws {
+        /// Starts the uplink's service and runs it, as the daemon's group does.
+        func start(_ uplink: Uplink) async -> Task<Void, Never> {
             let service = UplinkService(holder: UplinkHolder(uplink))
             await service.start()
-            let running = Task { await service.run() }
+            return Task { await service.run() }
+        }
+
+        /// Runs the uplink's service until `done` holds.
+        func run(_ uplink: Uplink, until done: @escaping @Sendable () throws -> Bool) async throws {
+            let running = await start(uplink)
             defer { running.cancel() }
             try await withDeadline(.seconds(20), "the uplink's work") {
                 while try !done() { try await Task.sleep(for: .milliseconds(50)) }
@@ -83,9 +87,7 @@ struct UplinkTests {
         let rig = try Rig()
         try rig.queue(10)
         let uplink = try rig.uplink()
-        let service = UplinkService(holder: UplinkHolder(uplink))
-        await service.start()
-        let running = Task { await service.run() }
+        let running = await rig.start(uplink)
         // Never logged in: start neither logs in nor sends.
         #expect(await !uplink.session.isAuthorized)
         running.cancel()
@@ -94,11 +96,15 @@ struct UplinkTests {
         #expect(try Outbox(database: rig.store.database).status().depth == 10)
     }
 
-    @Test func withoutAnIssuerThereIsNoUplinkAndTheQueueStays() throws {
+    /// The uplink as the daemon builds it at launch.
+    static func make(_ configuration: Configuration, store: GatewayStore) -> Uplink? {
+        let state = GatewayState(armed: false, running: false, trip: nil, queueDepth: 0, scanMode: nil)
+        return Uplink.make(configuration, store: store, deviceID: "gw-uplink", state: { state }, command: { _ in }, sessionEvent: { _ in })
+    }
+
+    @Test func withoutAnIssuerThereIsNoUplink() throws {
         let directory = try TemporaryDirectory("waymark-uplink")
         let store = try GatewayStore(path: directory.file("data/waymark.db"))
-        let state = GatewayState(armed: false, running: false, trip: nil, queueDepth: 0, scanMode: nil)
-        let uplink = Uplink.make(Configuration(), store: store, deviceID: "gw-uplink", state: { state }, command: { _ in }, sessionEvent: { _ in })
-        #expect(uplink == nil)
+        #expect(Self.make(Configuration(), store: store) == nil)
     }
 }
