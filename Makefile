@@ -25,7 +25,7 @@ WAYMARK_CACHE ?= /var/cache/waymark
 export WAYMARK_CACHE
 DEB_DIR = .build/deb
 
-.PHONY: all build release test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air order-file fuzz clean install uninstall
+.PHONY: all build release test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air bench-air-memory order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -58,15 +58,16 @@ deps-package:
 deps-pi:
 	@$(APT_INSTALL) $(PI_PACKAGES)
 
-# Tests run one at a time: the million-input fuzz loops would otherwise take
-# both cores from the tests that time real peers.
+# The suites run from the test bundle (Tests/suites.sh): one at a time, as
+# the million-input fuzz loops would otherwise take both cores from the
+# tests that time real peers, with the two in the real-BlueZ VM beside them.
 # Then the second compiler: every target and test built with Debian 13's
 # swiftlang 6.0.3 in a trixie root, and the suites that start no peer run
 # with it (Tests/Pi/swift60.sh). The virtual Pi is `make test-pi`, the power
 # cuts `make test-power`.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel --skip '^PiTests\.' --skip '^PowerTests\.'
+	@Tests/suites.sh
 	@Tests/Pi/swift60.sh
 
 # The arm64 package on a virtual Pi with systemd (Tests/Pi; the scenario
@@ -137,6 +138,14 @@ bench-vm: deps
 bench-air: deps
 	$(SWIFT) build -c release
 	.build/release/waymark-bench --air-only
+
+# The receiver's memory in mgmt mode among 10 and 1,000 devices, three
+# rounds each (about eight minutes): PSS, and its anonymous and
+# file-backed parts, at the end of each window; the table goes to
+# .build/bench-air-memory.txt.
+bench-air-memory: deps
+	$(SWIFT) build -c release
+	.build/release/waymark-bench --air-memory-only
 
 # Remakes Benchmarks/waymark.order, the functions a recording daemon
 # runs, which the release link puts together (see Package.swift): the

@@ -13,13 +13,21 @@ import Peers
 /// and BlueZ's cache. A table and an SVG plot go to `.build/`.
 struct AirBench {
     let quick: Bool
+    /// `--air-memory-only`: the receiver's memory in mgmt mode (what `auto`
+    /// picks) among 10 and among 1,000 devices, three rounds of each, for
+    /// a difference that one sample per step cannot show.
+    var memory = false
     static let scripts = FileManager.default.currentDirectoryPath + "/Tests/VM"
     static let car = "C0:FF:EE:00:00:01"
     static let receivers = ["mgmt", "active", "passive", "bleak"]
 
+    var steps: [Int] { memory ? [10, 1000] : quick ? [10, 100] : [10, 100, 300, 1000] }
+    var receivers: [String] { memory ? ["mgmt"] : Self.receivers }
+    var rounds: Int { memory ? 3 : 1 }
+
     /// One receiver's window at one step.
     struct Run {
-        var devices: Int, receiver: String
+        var devices: Int, receiver: String, round = 1
         var seconds = 0.0
         /// CPU seconds in the window, by process.
         var cpu: [String: Double] = [:]
@@ -28,13 +36,15 @@ struct AirBench {
         var rss: [String: Int] = [:]
         var cacheFiles = 0
 
+        /// A process's memory figure (`rss-*`, in KiB) in MiB.
+        func mebibytes(_ key: String) -> Double { Double(rss[key] ?? 0) / 1024 }
+
         /// What the stack costs: every process a receiver needs.
         var stackCPU: Double { ["receiver", "bluetoothd", "dbus-daemon"].reduce(0) { $0 + (cpu[$1] ?? 0) } }
         var advertsPerSecond: Double { seconds > 0 ? Double(sent) / seconds : 0 }
     }
 
     func run(into report: inout BenchReport) async throws {
-        let steps = quick ? [10, 100] : [10, 100, 300, 1000]
         let (window, settle) = quick ? (10, 6) : (20, 8)
         let started = Date()
         let job = try TemporaryDirectory("waymark-bench-air")
@@ -49,25 +59,27 @@ struct AirBench {
         let venv = try PythonPeers.environment()
         try """
             STEPS="\(steps.map(String.init).joined(separator: " "))"
-            RECEIVERS="\(Self.receivers.joined(separator: " "))"
+            RECEIVERS="\(receivers.joined(separator: " "))"
+            ROUNDS=\(rounds)
             WINDOW=\(window)
             SETTLE=\(settle)
             PYTHON=\(venv)/bin/python
             RECEIVER=\(PythonPeers.template("stack_receiver_fast.py"))
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
-        let timeout = Double(steps.count * Self.receivers.count * (window + settle + 60) + 300)
+        let timeout = Double(rounds * steps.count * receivers.count * (window + settle + 60) + 300)
         let (console, code) = try BlueZVM.run(job: job, scripts: Self.scripts, timeout: timeout)
         guard code == "0" else {
             throw PeerError.startFailed("the busy-air VM (exit \(code ?? "none")); files in \(job.path)", output: String(console.suffix(3000)))
         }
-        let runs = steps.flatMap { devices in Self.receivers.map { Self.read(job, devices: devices, receiver: $0) } }
-        Self.add(runs, to: &report)
+        let runs = (1...rounds).flatMap { round in
+            steps.flatMap { devices in receivers.map { Self.read(job, devices: devices, receiver: $0, round: rounds > 1 ? round : nil) } }
+        }
+        if memory { Self.addMemory(runs, to: &report) } else { Self.add(runs, to: &report) }
         let table = Self.table(runs)
-        let plot = Self.plot(runs)
         let directory = files.currentDirectoryPath + "/.build"
-        try table.write(toFile: directory + "/bench-air.txt", atomically: true, encoding: .utf8)
-        try plot.write(toFile: directory + "/bench-air.svg", atomically: true, encoding: .utf8)
+        try table.write(toFile: directory + (memory ? "/bench-air-memory.txt" : "/bench-air.txt"), atomically: true, encoding: .utf8)
+        if !memory { try Self.plot(runs).write(toFile: directory + "/bench-air.svg", atomically: true, encoding: .utf8) }
         FileHandle.standardError.write(Data((table + "\n").utf8))
         report.add("air.duration", Date().timeIntervalSince(started), unit: "s",
                    note: "the whole bench under TCG; table in .build/bench-air.txt, plot in .build/bench-air.svg, VM files in \(job.path)")
@@ -88,14 +100,14 @@ struct AirBench {
             """
     }
 
-    static func read(_ job: TemporaryDirectory, devices: Int, receiver: String) -> Run {
-        let name = "\(devices)-\(receiver)"
+    static func read(_ job: TemporaryDirectory, devices: Int, receiver: String, round: Int? = nil) -> Run {
+        let name = "\(devices)-\(receiver)" + (round.map { "-\($0)" } ?? "")
         func text(_ file: String) -> String { (try? String(contentsOfFile: job.file(file), encoding: .utf8)) ?? "" }
         func fields(_ file: String) -> [[Substring]] { text(file).split(separator: "\n").map { $0.split(separator: " ") } }
         func values(_ file: String) -> [String: Double] {
             Dictionary(fields(file).compactMap { $0.count == 2 ? (String($0[0]), Double($0[1]) ?? 0) : nil }) { $1 }
         }
-        var run = Run(devices: devices, receiver: receiver)
+        var run = Run(devices: devices, receiver: receiver, round: round ?? 1)
         let (before, after) = (values("before-\(name)"), values("after-\(name)"))
         guard let start = before["time"], let end = after["time"], end > start else { return run }
         run.seconds = end - start
@@ -120,12 +132,12 @@ struct AirBench {
             }
         }
         if !scanning { run.discoveryOff += end - max(offSince, start) }
-        // The receiver's: `TIME ADDRESS` per sighting.
+        // The receiver's: `TIME ADDRESS` per sighting (Waymark's counts the
+        // unpaired per tenth of a second).
         var carTimes: [Double] = []
-        for line in fields("heard-\(name).txt") where line.count == 2 {
-            guard let time = Double(line[0]), time >= start, time < end else { continue }
-            run.heard += 1
-            if line[1] == car { carTimes.append(time) }
+        for sighting in VMStackBench.Heard.read(text("heard-\(name).txt")) where sighting.time >= start && sighting.time < end {
+            run.heard += sighting.count
+            if sighting.address == Substring(car) { carTimes.append(sighting.time) }
         }
         run.carHeard = carTimes.count
         let edges = [start] + carTimes.sorted() + [end]
@@ -149,12 +161,26 @@ struct AirBench {
             report.add(prefix + ".discovery_off", run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : run.discoveryOff * 1000,
                        unit: "ms", note: run.enables > 0 ? "per scan enable, \(run.enables) in the window" : "in the window, no scan enable in it")
             report.add(prefix + ".rss_receiver", Double(run.rss["receiver"] ?? 0) / 1024, unit: "MiB",
-                       note: "PSS \(format(Double(run.rss["receiver-pss"] ?? 0) / 1024)) MiB; bluetoothd \(format(Double(run.rss["bluetoothd"] ?? 0) / 1024)) MiB, dbus-daemon \(format(Double(run.rss["dbus-daemon"] ?? 0) / 1024)) MiB; \(run.cacheFiles) files in BlueZ's cache after")
+                       note: "PSS \(format(run.mebibytes("receiver-Pss"))) MiB (anonymous \(format(run.mebibytes("receiver-Pss_Anon")))); bluetoothd \(format(run.mebibytes("bluetoothd"))) MiB, dbus-daemon \(format(run.mebibytes("dbus-daemon"))) MiB; \(run.cacheFiles) files in BlueZ's cache after")
         }
         for receiver in receivers {
             let points = runs.filter { $0.receiver == receiver && $0.seconds > 0 }.map { ($0.advertsPerSecond, $0.stackCPU / $0.seconds) }
             report.add("air.\(receiver).slope", slope(points) * 1000, unit: "ms/advert",
                        note: "CPU seconds per second against adverts per second, least squares over \(points.count) steps")
+        }
+    }
+
+    /// The receiver's PSS, and its anonymous part (heap and stacks), among
+    /// the most devices against the fewest: the median of the rounds.
+    static func addMemory(_ runs: [Run], to report: inout BenchReport) {
+        let measured = runs.filter { $0.seconds > 0 }
+        guard let fewest = measured.map(\.devices).min(), let most = measured.map(\.devices).max(), fewest < most else { return }
+        func figures(_ devices: Int, _ key: String) -> [Double] { measured.filter { $0.devices == devices }.map { $0.mebibytes(key) } }
+        for (name, key) in [("pss", "receiver-Pss"), ("pss_anonymous", "receiver-Pss_Anon"), ("pss_file", "receiver-Pss_File")] {
+            let (high, low) = (figures(most, key), figures(fewest, key))
+            report.add("air.memory.\(name)", runs: high, unit: "MiB", baselineRuns: low, baselineName: "\(fewest) devices",
+                       note: "mgmt receiver among \(most) devices, at the end of a \(format(measured[0].seconds)) s window; change "
+                           + format(BenchReport.median(high) - BenchReport.median(low)) + " MiB")
         }
     }
 
@@ -169,14 +195,14 @@ struct AirBench {
 
     static func table(_ runs: [Run]) -> String {
         let header = ["devices", "receiver", "adverts/s", "stack ms/advert", "receiver s", "bluetoothd s", "dbus-daemon s", "softirq s",
-                      "beacon heard/sent", "gap s", "off ms/enable", "RSS rx/bluetoothd MiB", "PSS rx MiB", "cache files"]
+                      "beacon heard/sent", "gap s", "off ms/enable", "RSS rx/bluetoothd MiB", "PSS rx all/anon MiB", "cache files"]
         let rows = runs.map { run in
-            [String(run.devices), run.receiver, format(run.advertsPerSecond),
+            [String(run.devices) + (runs.contains { $0.round > 1 } ? " #\(run.round)" : ""), run.receiver, format(run.advertsPerSecond),
              format(run.sent > 0 ? run.stackCPU * 1000 / Double(run.sent) : 0),
              format(run.cpu["receiver"] ?? 0), format(run.cpu["bluetoothd"] ?? 0), format(run.cpu["dbus-daemon"] ?? 0), format(run.cpu["softirq"] ?? 0),
              "\(run.carHeard)/\(run.carSent)", format(run.carGap), format(run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : 0),
-             format(Double(run.rss["receiver"] ?? 0) / 1024) + "/" + format(Double(run.rss["bluetoothd"] ?? 0) / 1024),
-             format(Double(run.rss["receiver-pss"] ?? 0) / 1024), String(run.cacheFiles)]
+             format(run.mebibytes("receiver")) + "/" + format(run.mebibytes("bluetoothd")),
+             format(run.mebibytes("receiver-Pss")) + "/" + format(run.mebibytes("receiver-Pss_Anon")), String(run.cacheFiles)]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in

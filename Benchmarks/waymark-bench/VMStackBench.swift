@@ -57,9 +57,11 @@ struct VMStackBench {
         guard let start = before.time, let end = after.time else { throw PeerError.startFailed("the stack-cost VM", output: "no window times") }
         func ticks(_ name: String) -> Double { Double((after.ticks[name] ?? 0) - (before.ticks[name] ?? 0)) }
         func inWindow(_ times: [Double]) -> Int { times.filter { $0 >= start && $0 < end }.count }
-        func lines(_ name: String) -> [Double] { text(job, name).split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } } }
-        let heard = (scanner: inWindow(lines("stack-scanner.txt")), scan: inWindow(Self.times(ndjson: text(job, "stack-scan.ndjson"))),
-                     fast: inWindow(lines("stack-fast.txt")))
+        func heardInWindow(_ name: String) -> Int {
+            Heard.read(text(job, name)).filter { $0.time >= start && $0.time < end }.reduce(0) { $0 + $1.count }
+        }
+        let heard = (scanner: heardInWindow("stack-scanner.txt"), scan: inWindow(Self.times(ndjson: text(job, "stack-scan.ndjson"))),
+                     fast: heardInWindow("stack-fast.txt"))
         guard heard.scanner > 0, heard.scan > 0, heard.fast > 0 else {
             throw PeerError.startFailed("the stack-cost VM", output: "adverts in the window: \(heard)")
         }
@@ -108,8 +110,9 @@ struct VMStackBench {
         let boot = ContinuousClock()
         let started = boot.now
         let scanner = BlueZScanner(connection: connection, options: options, clock: ContinuousClock()) { sighting in
-            heard.add(sighting.address)
-            return paired.match(sighting, at: { started.duration(to: boot.now) / .seconds(1) }) != nil
+            let matched = paired.match(sighting, at: { started.duration(to: boot.now) / .seconds(1) }) != nil
+            heard.add(sighting.address, matched: matched)
+            return matched
         }
         try await scanner.start()
         FileHandle.standardError.write(Data("receiving in \(await scanner.reception?.mode.rawValue ?? "no") mode\n".utf8))
@@ -119,7 +122,7 @@ struct VMStackBench {
         await scanner.stop()
         await loops.value
         FileHandle.standardError.write(Data("\(cycles.summary); \(shed.value) strangers' adverts shed\n".utf8))
-        print(heard.all.map { String(format: "%.6f ", $0.time) + $0.address.description }.joined(separator: "\n"))
+        print(heard.lines.joined(separator: "\n"))
     }
 
     /// The beacon both benches' controllers carry (`AirBench.population`, `RealBlueZTests.advert`).
@@ -132,15 +135,39 @@ struct VMStackBench {
         var value: Int { count.withLock { $0 } }
     }
 
-    /// Sightings' times and addresses, kept on the scanner's queue.
+    /// Sightings, kept on the scanner's queue: each paired one with its
+    /// time and address, the others counted per tenth of a second (a
+    /// window's edges cut within one), so that what the
+    /// receiver keeps does not grow with the adverts it hears and its
+    /// memory is the scanner's.
     final class Heard: @unchecked Sendable {
         private let lock = NSLock()
-        private var list: [(time: Double, address: BluetoothAddress)] = []
-        func add(_ address: BluetoothAddress) {
+        private var paired: [(time: Double, address: BluetoothAddress)] = []
+        private var others: [Int: Int] = [:]
+        func add(_ address: BluetoothAddress, matched: Bool) {
             let now = Date().timeIntervalSince1970
-            lock.withLock { list.append((now, address)) }
+            lock.withLock {
+                if matched { paired.append((now, address)) } else { others[Int(now * 10), default: 0] += 1 }
+            }
         }
-        var all: [(time: Double, address: BluetoothAddress)] { lock.withLock { list } }
+        /// `TIME ADDRESS` per paired sighting, `TIME others COUNT` per tenth of a second.
+        var lines: [String] {
+            lock.withLock {
+                paired.map { String(format: "%.6f ", $0.time) + $0.address.description }
+                    + others.sorted { $0.key < $1.key }.map { String(format: "%.1f others %d", Double($0.key) / 10, $0.value) }
+            }
+        }
+
+        /// What `lines` wrote, read back: each sighting's time and address,
+        /// or a tenth of a second's count of the others (with no address).
+        static func read(_ text: String) -> [(time: Double, count: Int, address: Substring?)] {
+            text.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ")
+                guard let time = fields.first.flatMap({ Double($0) }) else { return nil }
+                if fields.count == 3, fields[1] == "others" { return (time, Int(fields[2]) ?? 0, nil) }
+                return fields.count == 2 ? (time, 1, fields[1]) : nil
+            }
+        }
     }
 
     /// A file the job wrote; empty when it wrote none.

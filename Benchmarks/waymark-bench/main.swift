@@ -59,6 +59,7 @@ do {
         "--vm-stack-only": { var report = BenchReport(); try await VMStackBench(quick: quick).run(into: &report); return report },
         // Not in the full run either: the busy-air VM, every step and receiver (tens of minutes).
         "--air-only": { var report = BenchReport(); try await AirBench(quick: quick).run(into: &report); return report },
+        "--air-memory-only": { var report = BenchReport(); try await AirBench(quick: quick, memory: true).run(into: &report); return report },
     ]
     if let section = arguments.lazy.compactMap({ sections[$0] }).first {
         print(try await section().text)

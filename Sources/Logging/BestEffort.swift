@@ -1,5 +1,3 @@
-import Logging
-
 /// The daemon's one policy for store and bus calls that must not stop it:
 /// what failed, and why, goes to the journal; a read falls back to a value
 /// that keeps the daemon going. What was being done is said in `what`.

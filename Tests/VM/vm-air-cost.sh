@@ -1,7 +1,8 @@
 #!/bin/sh
 # Busy air at scale, for `make bench-air` (`waymark-bench --air-only`), run
-# by vm-init as the VM's job. For each population in $STEPS (devices around
-# the car's beacon) and each receiver in $RECEIVERS, one after the other:
+# by vm-init as the VM's job. $ROUNDS times (1 unless set), for each
+# population in $STEPS (devices around the car's beacon) and each receiver
+# in $RECEIVERS, one after the other:
 # vhci-air.py is hci0 with that population (Tests/VM/vhci-air.py), a fresh
 # bluetoothd (with --experimental, as the README's drop-in runs it, for
 # Waymark's receivers; as Debian ships it for bleak's), and the receiver on
@@ -12,7 +13,8 @@
 #  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py).
 # After a settling time, a window of $WINDOW s is measured: each process's
 # CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
-# at its start and end, RSS (and the receiver's PSS) at its end, and BlueZ's cache files after
+# at its start and end, RSS (and the receiver's PSS, whole, anonymous and
+# file-backed) at its end, and BlueZ's cache files after
 # bluetoothd stops. The controller's log says what it sent and when.
 . /job/vm-lib.sh
 . /job/job.env
@@ -22,7 +24,8 @@ step "kernel $(uname -r); loading hci_vhci and the crypto bluetoothd needs"
 load_vhci_and_crypto
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2> /dev/null || echo 0; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2> /dev/null || echo 0; }
-pss() { awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup" 2> /dev/null || echo 0; }
+# $2 of smaps_rollup: Pss, or its anonymous (heap, stacks) or file-backed (code) part.
+pss() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/smaps_rollup" 2> /dev/null || echo 0; }
 snapshot() {
     echo "time $(date +%s.%N)"
     echo "receiver $(ticks $receiver)"
@@ -32,40 +35,48 @@ snapshot() {
     echo "softirq $(awk '/^cpu / { print $8 }' /proc/stat)"
 }
 
-for n in $STEPS; do
-    for kind in $RECEIVERS; do
-        run=$n-$kind
-        step "$n devices, $kind"
-        rm -rf /var/lib/bluetooth/*
-        python3 /job/vhci-air.py /job/population-$n.json /run/truth-$run.log > /job/air-$run.log 2>&1 &
-        air=$!
-        wait_for 60 test -e /sys/class/bluetooth/hci0 || finish 13 "the virtual controller never appeared ($run)"
-        flags=""
-        [ "$kind" != bleak ] && flags=--experimental
-        /usr/libexec/bluetooth/bluetoothd -n $flags > /job/bluetoothd-$run.log 2>&1 &
-        bluetoothd=$!
-        wait_for 90 busctl --system introspect org.bluez /org/bluez/hci0 || finish 14 "bluetoothd never showed hci0 ($run)"
-        btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
-        seconds=$((SETTLE + WINDOW + 5))
-        if [ "$kind" = bleak ]; then
-            "$PYTHON" "$RECEIVER" /org/bluez/hci0 $seconds > /job/heard-$run.txt 2> /job/receiver-$run.log &
-        else
-            /job/waymark-bench --receive-adverts hci0 $seconds $kind > /job/heard-$run.txt 2> /job/receiver-$run.log &
-        fi
-        receiver=$!
-        sleep "$SETTLE"
-        snapshot > /job/before-$run
-        sleep "$WINDOW"
-        snapshot > /job/after-$run
-        { echo "receiver $(rss $receiver)"; echo "receiver-pss $(pss $receiver)"; echo "bluetoothd $(rss $bluetoothd)"; echo "dbus-daemon $(rss $(pidof dbus-daemon))"; } > /job/rss-$run
-        wait $receiver
-        kill $bluetoothd
-        wait $bluetoothd
-        find /var/lib/bluetooth -path '*/cache/*' -type f | wc -l > /job/cache-$run
-        kill -TERM $air
-        wait $air
-        cp /run/truth-$run.log /job/truth-$run.log
-        rm -f /run/truth-$run.log
+for round in $(seq "${ROUNDS:-1}"); do
+    for n in $STEPS; do
+        for kind in $RECEIVERS; do
+            run=$n-$kind
+            [ "${ROUNDS:-1}" -gt 1 ] && run=$n-$kind-$round
+            step "$n devices, $kind"
+            rm -rf /var/lib/bluetooth/*
+            python3 /job/vhci-air.py /job/population-$n.json /run/truth-$run.log > /job/air-$run.log 2>&1 &
+            air=$!
+            wait_for 60 test -e /sys/class/bluetooth/hci0 || finish 13 "the virtual controller never appeared ($run)"
+            flags=""
+            [ "$kind" != bleak ] && flags=--experimental
+            /usr/libexec/bluetooth/bluetoothd -n $flags > /job/bluetoothd-$run.log 2>&1 &
+            bluetoothd=$!
+            wait_for 90 busctl --system introspect org.bluez /org/bluez/hci0 || finish 14 "bluetoothd never showed hci0 ($run)"
+            btmgmt --index 0 power on >> /job/btmgmt.log 2>&1
+            seconds=$((SETTLE + WINDOW + 5))
+            if [ "$kind" = bleak ]; then
+                "$PYTHON" "$RECEIVER" /org/bluez/hci0 $seconds > /job/heard-$run.txt 2> /job/receiver-$run.log &
+            else
+                /job/waymark-bench --receive-adverts hci0 $seconds $kind > /job/heard-$run.txt 2> /job/receiver-$run.log &
+            fi
+            receiver=$!
+            sleep "$SETTLE"
+            snapshot > /job/before-$run
+            sleep "$WINDOW"
+            snapshot > /job/after-$run
+            {
+                echo "receiver $(rss $receiver)"
+                for part in Pss Pss_Anon Pss_File; do echo "receiver-$part $(pss $receiver $part)"; done
+                echo "bluetoothd $(rss $bluetoothd)"
+                echo "dbus-daemon $(rss $(pidof dbus-daemon))"
+            } > /job/rss-$run
+            wait $receiver
+            kill $bluetoothd
+            wait $bluetoothd
+            find /var/lib/bluetooth -path '*/cache/*' -type f | wc -l > /job/cache-$run
+            kill -TERM $air
+            wait $air
+            cp /run/truth-$run.log /job/truth-$run.log
+            rm -f /run/truth-$run.log
+        done
     done
 done
 finish 0 "every step measured"

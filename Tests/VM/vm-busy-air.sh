@@ -10,14 +10,17 @@
 # (at bench-air's intervals, about 700 a second, they do not: both lost the
 # beacon). `make bench-air` measures the stack up to 1,000 devices.
 #
-# One mode at a time (the emulated machine has two slow cores): a gateway
-# from the shipped default config (BeaconLostTimeout and ReopenWindow
-# shortened; see busy-*.conf) on a controller of its own, and `scan` on
-# another, each hearing the same population (the same seed). active:
-# ScanMode = active, among 30 devices (below); mgmt: auto with CAP_NET_ADMIN
-# as an ambient capability, as the unit grants it; passive: auto without it,
-# bluetoothd offering advertisement monitors. After IN_RANGE s the beacon
-# leaves the air of both controllers (SIGUSR1), and the trip must end.
+# Active mode alone, then mgmt and passive at once (phase, below), each
+# mode on controllers of its own: a gateway from
+# the shipped default config (BeaconLostTimeout and ReopenWindow
+# shortened; see busy-*.conf) on one, and `scan` on another, each hearing
+# the same population (the same seed). active: ScanMode = active, among 30
+# devices (below); mgmt: auto with CAP_NET_ADMIN as an ambient capability,
+# as the unit grants it; passive: auto without it, bluetoothd offering
+# advertisement monitors. After IN_RANGE s the beacon leaves the air of
+# every controller (SIGUSR1), and each trip must end. The guest's CPU use
+# over each phase goes to /job/busy-cpu-MODES: the busy share of both
+# cores, and bluetoothd's share of one.
 IN_RANGE=${IN_RANGE:-125}
 now() { date +%s.%N; }
 caps="--inh-caps +net_admin --ambient-caps +net_admin"
@@ -54,52 +57,95 @@ sqlite3 -readonly /var/lib/busy-template/waymark.db "SELECT coalesce(max(seq), 0
 for mode in active mgmt passive; do
     mkdir -p /var/lib/waymark-$mode && cp -a /var/lib/busy-template/. /var/lib/waymark-$mode/
     chown -R waymark:waymark /var/lib/waymark-$mode && chmod 700 /var/lib/waymark-$mode
-    grant=""
-    [ $mode = mgmt ] && grant=$caps
-    # Cycled discovery among 300 devices does not hold the scan's 2 s: with
-    # the gateway and the scan each cycling, bluetoothd's discovery was off
-    # 568 ms a cycle on average and up to 1.7 s, and the scan's longest
-    # silence from the beacon was 3.3 s (the gateway held its trip, with 11
-    # of 13 samples). Active mode runs among 30; the README has the figures.
-    devices=300
-    [ $mode = active ] && devices=30
+done
+# Grants of each mode's gateway and scan.
+grant() { if [ $1 = mgmt ]; then echo "$caps"; fi; }
 
-    step "busy air, $mode: the beacon among $devices devices, a gateway and a scan each on a virtual controller"
-    air busy-$mode
-    echo $air > /run/air-busy-$mode.pid
-    sed "s/^Adapter = .*/Adapter = hci$index/" /job/busy-$mode.conf > /run/busy-$mode.conf
-    air scan-$mode
-    echo $air > /run/air-scan-$mode.pid
-    sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-$mode.conf > /run/scan-$mode.conf
-    chmod 644 /run/busy-$mode.conf /run/scan-$mode.conf
-    now > /job/busy-started-$mode
-    # setpriv execs the gateway, so this PID is the gateway's own.
-    setpriv --reuid=waymark --regid=waymark --init-groups $grant /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode \
-        run > /job/busy-$mode.log 2>&1 &
-    gateway=$!
+read_cpu() {
+    awk '$1 == "cpu" { printf "%d %d ", $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat
+    awk '{ print $14 + $15 }' /proc/$(pidof bluetoothd)/stat
+}
+
+# The modes given, at once: each a gateway and a scan on controllers of
+# their own, IN_RANGE s with the beacon, then its trip's end.
+phase() {
+    modes="$*"
+    for mode in $modes; do
+        # Cycled discovery among 300 devices does not hold the scan's 2 s:
+        # with the gateway and the scan each cycling, bluetoothd's discovery
+        # was off 568 ms a cycle on average and up to 1.7 s, and the scan's
+        # longest silence from the beacon was 3.3 s (the gateway held its
+        # trip, with 11 of 13 samples). Active mode runs among 30; the
+        # README has the figures.
+        devices=300
+        [ $mode = active ] && devices=30
+        step "busy air, $mode: the beacon among $devices devices, a gateway and a scan each on a virtual controller"
+        air busy-$mode
+        echo $air > /run/air-busy-$mode.pid
+        sed "s/^Adapter = .*/Adapter = hci$index/" /job/busy-$mode.conf > /run/busy-$mode.conf
+        air scan-$mode
+        echo $air > /run/air-scan-$mode.pid
+        sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-$mode.conf > /run/scan-$mode.conf
+        chmod 644 /run/busy-$mode.conf /run/scan-$mode.conf
+        now > /job/busy-started-$mode
+        # setpriv execs the gateway, so this PID is the gateway's own.
+        setpriv --reuid=waymark --regid=waymark --init-groups $(grant $mode) /job/waymark --config /run/busy-$mode.conf \
+            --data-dir /var/lib/waymark-$mode run > /job/busy-$mode.log 2>&1 &
+        echo $! > /run/gateway-$mode.pid
+    done
+    airs=$(for mode in $modes; do cat /run/air-busy-$mode.pid /run/air-scan-$mode.pid; done)
+    cpu_before=$(read_cpu)
     sleep 10
-    step "busy air, $mode: scan --json --duration 60"
-    timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $grant /job/waymark --config /run/scan-$mode.conf --data-dir /var/lib/waymark \
-        scan --json --duration 60 > /job/busy-scan-$mode.ndjson 2> /job/busy-scan-$mode.log
+    step "busy air, $modes: scan --json --duration 60"
+    scans=""
+    for mode in $modes; do
+        timeout 90 setpriv --reuid=waymark --regid=waymark --init-groups $(grant $mode) /job/waymark --config /run/scan-$mode.conf \
+            --data-dir /var/lib/waymark scan --json --duration 60 > /job/busy-scan-$mode.ndjson 2> /job/busy-scan-$mode.log &
+        scans="$scans $!"
+    done
+    wait $scans
+    # Each gateway keeps the beacon IN_RANGE s from its own start; the last started last.
     started=$(cat /job/busy-started-$mode)
     sleep $(awk -v s="$started" -v n="$(now)" -v r="$IN_RANGE" 'BEGIN { d = s + r - n; print (d > 0 ? d : 0) }')
-    [ $mode = active ] && as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode status --json > /job/busy-status.json 2>&1
-    as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
+    for mode in $modes; do
+        [ $mode = active ] && as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode status --json > /job/busy-status.json 2>&1
+        as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
+    done
+    echo "$cpu_before $(read_cpu)" | awk '{ printf "%.2f %.2f\n", ($4 - $1) / ($5 - $2), 2 * ($6 - $3) / ($5 - $2) }' > /job/busy-cpu-$(echo $modes | tr ' ' -)
 
-    step "busy air, $mode: the beacon leaves"
-    kill -USR1 $(cat /run/air-busy-$mode.pid) $(cat /run/air-scan-$mode.pid)
-    now > /job/busy-beacon-stopped-$mode
-    stopped=$(cat /job/busy-beacon-stopped-$mode)
-    if wait_for 90 grep -q "trip .* ended" /job/busy-$mode.log; then
-        awk -v s="$stopped" -v n="$(now)" 'BEGIN { printf "%.1f\n", n - s }' > /job/busy-$mode-ended-after
-    fi
-    kill -TERM $gateway
-    wait $gateway
-    for pid in $(cat /run/air-busy-$mode.pid) $(cat /run/air-scan-$mode.pid); do kill -TERM $pid; wait $pid 2> /dev/null; done
-    cp /run/truth-busy-$mode.log /job/truth-busy-$mode.log
-    sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
-        > /job/busy-$mode-beacon-samples 2>&1
-done
+    step "busy air, $modes: the beacon leaves"
+    kill -USR1 $airs
+    stopped=$(now)
+    watchers=""
+    for mode in $modes; do
+        echo $stopped > /job/busy-beacon-stopped-$mode
+        # Each gateway's trip end is timed on its own.
+        (wait_for 90 grep -q "trip .* ended" /job/busy-$mode.log \
+            && awk -v s="$stopped" -v n="$(now)" 'BEGIN { printf "%.1f\n", n - s }' > /job/busy-$mode-ended-after) &
+        watchers="$watchers $!"
+    done
+    wait $watchers
+    for mode in $modes; do
+        gateway=$(cat /run/gateway-$mode.pid)
+        kill -TERM $gateway
+        wait $gateway
+    done
+    for pid in $airs; do kill -TERM $pid; wait $pid 2> /dev/null; done
+    for mode in $modes; do
+        cp /run/truth-busy-$mode.log /job/truth-busy-$mode.log
+        sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
+            > /job/busy-$mode-beacon-samples 2>&1
+    done
+}
+
+# Active mode alone: its discovery cycles are calls to bluetoothd, which
+# the other modes' four controllers (about 400 adverts a second) keep
+# busy. With all three at once, the active scan's discovery was off 3.4 s
+# a cycle on average and up to 7.2 s, and it heard the beacon 12 times in
+# 60 s; mgmt and passive held every check, with the emulated machine 70 %
+# busy.
+phase active
+phase mgmt passive
 sqlite3 -readonly -separator ' ' /var/lib/waymark-active/waymark.db \
     "SELECT kind, count(*) FROM outbox WHERE seq > $(cat /job/busy-template-seq) GROUP BY kind" > /job/busy-active-kinds 2>&1
 as_waymark /job/waymark --config /run/busy-active.conf --data-dir /var/lib/waymark-active trips --json > /job/busy-active-trips.json 2>&1

@@ -1,0 +1,24 @@
+#!/bin/sh
+# `make test`'s suites, from the test bundle `swift build --build-tests`
+# made (SwiftPM's lock would keep two `swift test` runs apart). The suites
+# that boot the real-BlueZ VM (RealBlueZTests and VirtualControllerTests:
+# about 8 minutes of an emulated machine) run beside all the others, which
+# run one at a time and mostly wait on their peers: the million-input fuzz
+# loops would otherwise take both cores from the tests that time real
+# peers. The VM suites' output follows the others'. The virtual Pi and the
+# power cuts are `make test-pi` and `make test-power`.
+set -u
+bundle="$(swift build --show-bin-path)/WaymarkPackageTests.xctest"
+[ -x "$bundle" ] || { echo "no test bundle at $bundle: run swift build --build-tests" >&2; exit 1; }
+vm='^GatewayTests\.(RealBlueZTests|VirtualControllerTests)/'
+log=$(mktemp /tmp/waymark-vm-suites.XXXXXX)
+"$bundle" --testing-library swift-testing --no-parallel --filter "$vm" > "$log" 2>&1 &
+vm_suites=$!
+"$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
+others=$?
+wait $vm_suites
+vm_status=$?
+echo "--- the suites in the real-BlueZ VM"
+cat "$log"
+rm -f "$log"
+[ $others -eq 0 ] && [ $vm_status -eq 0 ]
