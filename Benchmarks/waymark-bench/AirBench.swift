@@ -170,8 +170,10 @@ struct AirBench {
         }
     }
 
-    /// The receiver's PSS, and its anonymous part (heap and stacks), among
-    /// the most devices against the fewest: the median of the rounds.
+    /// The receiver's PSS, its anonymous (heap and stacks) and file-backed
+    /// parts, and its transparent huge pages (none, since it turns them
+    /// off as the daemon does), among the most devices against the fewest:
+    /// the median of the rounds.
     static func addMemory(_ runs: [Run], to report: inout BenchReport) {
         let measured = runs.filter { $0.seconds > 0 }
         guard let fewest = measured.map(\.devices).min(), let most = measured.map(\.devices).max(), fewest < most else { return }
@@ -182,6 +184,8 @@ struct AirBench {
                        note: "mgmt receiver among \(most) devices, at the end of a \(format(measured[0].seconds)) s window; change "
                            + format(BenchReport.median(high) - BenchReport.median(low)) + " MiB")
         }
+        let huge = measured.map { $0.mebibytes("receiver-AnonHugePages") }
+        report.add("air.memory.anon_huge_pages", huge.max() ?? 0, unit: "MiB", note: "the most in any of the \(huge.count) windows")
     }
 
     static func slope(_ points: [(Double, Double)]) -> Double {

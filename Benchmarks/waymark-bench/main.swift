@@ -1,9 +1,12 @@
+import Basics
 import BlueZ
 import DBusFloor
 import Foundation
 import Upload
 
 let arguments = CommandLine.arguments.dropFirst()
+// The receivers run as `waymark` does: no transparent huge pages, from the start.
+if arguments.contains("--receive-adverts") { _ = HugePages.turnOff() }
 let quick = arguments.contains("--quick")
 
 func bench() async throws -> BenchReport {

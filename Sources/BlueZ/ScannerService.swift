@@ -1,5 +1,5 @@
 package import DBus
-package import Lifecycle
+import Lifecycle
 import Logging
 
 /// BlueZ scanning, for as long as the recorder wants it: `scan` starts a

@@ -1,4 +1,5 @@
 internal import CSystem
+import Basics
 import Command
 import Config
 import Daemon
@@ -109,6 +110,13 @@ public enum WaymarkCLI {
         }
         Log.error("waymark: \(UsageError.unexpectedArgument(invocation.arguments[0]))")
         return ExitCode.usage.rawValue
+    }
+
+    /// What every command does first, on the main thread before any other
+    /// thread exists: no transparent huge pages (see `HugePages`), so that
+    /// no thread's stack or heap has one from before.
+    public static func prepareProcess() {
+        if let refused = HugePages.turnOff() { Log.warning("waymark: transparent huge pages stay on: \(refused)") }
     }
 
     static let description = "Waymark records vehicle trips from a BLE beacon and GPS, and uploads them."

@@ -18,6 +18,9 @@
    dumpable: no core file, no ptrace or /proc/PID/mem by the same user. */
 static inline int csystem_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
+/* No transparent huge pages for this process (kept across exec). */
+static inline int csystem_disable_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
+
 /* adjtimex(2) read-only: 1 when the kernel says the wall clock is
    synchronized (no STA_UNSYNC, not TIME_ERROR), as timedatectl reports it.
    Under waymark.service's system call filter, which has no @clock call,

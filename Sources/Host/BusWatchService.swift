@@ -1,5 +1,5 @@
 package import DBus
-package import Lifecycle
+import Lifecycle
 import Logging
 
 /// Turns what other services announce on the system bus into wakes: BlueZ

@@ -1,6 +1,6 @@
 package import DBus
 internal import Glibc
-package import Lifecycle
+import Lifecycle
 import Logging
 
 /// A logind "delay" lock on sleep: logind waits (up to its InhibitDelayMaxSec)

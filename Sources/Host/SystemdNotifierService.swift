@@ -1,5 +1,5 @@
 import Basics
-package import Lifecycle
+import Lifecycle
 
 /// Tells systemd the daemon is ready (it starts last), pings its watchdog
 /// at half of `WATCHDOG_USEC` where one is set (the one timer systemd asks

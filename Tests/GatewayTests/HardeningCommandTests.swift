@@ -158,8 +158,10 @@ struct HardeningCommandTests {
         #expect(bad.status == 74 && !bad.output.contains(key), "\(bad.output)")
     }
 
-    /// `run` marks itself undumpable: the kernel then gives its /proc files to root.
-    @Test func theDaemonCannotBeDumpedOrTracedByItsOwnUser() async throws {
+    /// `run` marks itself undumpable: the kernel then gives its /proc files
+    /// to root. It also turns transparent huge pages off for itself, which
+    /// Debian's kernels have always on (see `HugePages`).
+    @Test func theDaemonCannotBeDumpedOrTracedByItsOwnUserAndTakesNoHugePages() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
         chmod(work.path, 0o711)
@@ -175,6 +177,8 @@ struct HardeningCommandTests {
         var info = stat()
         #expect(stat("/proc/\(daemon.pid)/environ", &info) == 0)
         #expect(info.st_uid == 0, "a dumpable process's /proc files belong to its user (\(info.st_uid))")
+        let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+        #expect(status.contains("THP_enabled:\t0"), "\(status.split(separator: "\n").filter { $0.hasPrefix("THP") })")
     }
 
     @Test func configFilesWithCRLFParseAndControlCharactersOrHugeFilesAreRefused() throws {

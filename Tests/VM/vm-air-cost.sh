@@ -14,8 +14,9 @@
 # After a settling time, a window of $WINDOW s is measured: each process's
 # CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
 # at its start and end, RSS (and the receiver's PSS, whole, anonymous and
-# file-backed) at its end, and BlueZ's cache files after
-# bluetoothd stops. The controller's log says what it sent and when.
+# file-backed, and its transparent huge pages) at its end, and BlueZ's
+# cache files after bluetoothd stops. The controller's log says what it
+# sent and when.
 . /job/vm-lib.sh
 . /job/job.env
 
@@ -64,10 +65,13 @@ for round in $(seq "${ROUNDS:-1}"); do
             snapshot > /job/after-$run
             {
                 echo "receiver $(rss $receiver)"
-                for part in Pss Pss_Anon Pss_File; do echo "receiver-$part $(pss $receiver $part)"; done
+                for part in Pss Pss_Anon Pss_File AnonHugePages; do echo "receiver-$part $(pss $receiver $part)"; done
                 echo "bluetoothd $(rss $bluetoothd)"
                 echo "dbus-daemon $(rss $(pidof dbus-daemon))"
             } > /job/rss-$run
+            # The receiver's mappings with transparent huge pages, if any.
+            awk '/^[0-9a-f]+-[0-9a-f]+ / { mapping = $0 } /^AnonHugePages:/ && $2 > 0 { print mapping, $2 " kB" }' \
+                /proc/$receiver/smaps > /job/huge-$run 2> /dev/null
             wait $receiver
             kill $bluetoothd
             wait $bluetoothd
