@@ -140,8 +140,8 @@ bench-air: deps
 	.build/release/waymark-bench --air-only
 
 # The receiver's memory in mgmt mode among 10 and 1,000 devices, three
-# rounds each (about eight minutes): PSS, and its anonymous and
-# file-backed parts, at the end of each window; the table goes to
+# rounds each (about four minutes): PSS, and its anonymous and
+# file-backed parts and huge pages, at the end of each window; the table goes to
 # .build/bench-air-memory.txt.
 bench-air-memory: deps
 	$(SWIFT) build -c release

@@ -1,7 +1,7 @@
 internal import CSystem
 internal import Glibc
 
-/// Transparent huge pages, which the daemon turns off for itself at start.
+/// Transparent huge pages, which `waymark` turns off for itself at start.
 ///
 /// Debian's kernels have them "always" on: wherever a small daemon's heap
 /// grows across an aligned 2 MiB range, it takes a whole 2 MiB page. The
