@@ -77,12 +77,12 @@ struct AirBench {
         }
         if memory { Self.addMemory(runs, to: &report) } else { Self.add(runs, to: &report) }
         let table = Self.table(runs)
-        let directory = files.currentDirectoryPath + "/.build"
-        try table.write(toFile: directory + (memory ? "/bench-air-memory.txt" : "/bench-air.txt"), atomically: true, encoding: .utf8)
-        if !memory { try Self.plot(runs).write(toFile: directory + "/bench-air.svg", atomically: true, encoding: .utf8) }
+        let (tableFile, plotFile) = memory ? (".build/bench-air-memory.txt", nil) : (".build/bench-air.txt", ".build/bench-air.svg")
+        try table.write(toFile: files.currentDirectoryPath + "/" + tableFile, atomically: true, encoding: .utf8)
+        if let plotFile { try Self.plot(runs).write(toFile: files.currentDirectoryPath + "/" + plotFile, atomically: true, encoding: .utf8) }
         FileHandle.standardError.write(Data((table + "\n").utf8))
         report.add("air.duration", Date().timeIntervalSince(started), unit: "s",
-                   note: "the whole bench under TCG; table in .build/bench-air.txt, plot in .build/bench-air.svg, VM files in \(job.path)")
+                   note: "the whole bench under TCG; table in \(tableFile)" + (plotFile.map { ", plot in \($0)" } ?? "") + ", VM files in \(job.path)")
     }
 
     /// The car's beacon every 100 ms among `devices` others: a tenth each

@@ -135,11 +135,10 @@ struct VMStackBench {
         var value: Int { count.withLock { $0 } }
     }
 
-    /// Sightings, kept on the scanner's queue: each paired one with its
-    /// time and address, the others counted per tenth of a second (a
-    /// window's edges cut within one), so that what the
-    /// receiver keeps does not grow with the adverts it hears and its
-    /// memory is the scanner's.
+    /// Sightings, kept on the scanner's queue: each paired one with its time
+    /// and address, the others counted per tenth of a second (a window's
+    /// edges cut within one), so that what the receiver keeps does not grow
+    /// with the adverts it hears, and its memory is the scanner's.
     final class Heard: @unchecked Sendable {
         private let lock = NSLock()
         private var paired: [(time: Double, address: BluetoothAddress)] = []
