@@ -1,5 +1,5 @@
 import Basics
-package import Lifecycle
+import Lifecycle
 
 /// Every `interval`, the recorder records a `radio_health` sample: all the
 /// time the daemon runs, so a gateway parked for a week still reports. One

@@ -1,4 +1,4 @@
-package import BlueZ
+import BlueZ
 import Capture
 import Logging
 import Recorder

@@ -2,10 +2,10 @@ import Basics
 import Capture
 import Logging
 import Recorder
-package import Recording
+import Recording
 import Store
 import Telemetry
-package import Upload
+import Upload
 package import Vocabulary
 
 extension RecorderService {

@@ -2,11 +2,11 @@ package import Basics
 package import BlueZ
 import Capture
 import FoundationEssentials
-package import Lifecycle
+import Lifecycle
 import Logging
 import Pairings
 package import Recorder
-package import Recording
+import Recording
 package import Store
 package import Telemetry
 package import Upload

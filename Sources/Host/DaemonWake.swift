@@ -1,4 +1,4 @@
-package import Recording
+import Recording
 package import Session
 package import Vocabulary
 

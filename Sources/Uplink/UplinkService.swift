@@ -1,4 +1,4 @@
-package import Lifecycle
+import Lifecycle
 
 /// The session and the upload queue (see `Uplink`), first up at launch so
 /// that what a crash left pending is flushed once authenticated. Its `run`
