@@ -119,7 +119,10 @@ struct AirBench {
         // The controller's log: `TIME sent ADDRESS NAME adv|rsp RSSI`, `TIME scan on|off dup|all`.
         // Discovery-off time is the window's time between a scan disable and the next enable.
         var scanning = false, offSince = start
-        for line in fields("truth-\(name).log") where line.count >= 3 {
+        let log = fields("truth-\(name).log").filter { $0.count >= 3 }
+        // Every advert of the car's, in the window or not: a sighting is of the latest before it.
+        let carSent = log.compactMap { $0[1] == "sent" && $0[2] == car ? Double($0[0]) : nil }
+        for line in log {
             guard let time = Double(line[0]), time < end else { continue }
             if line[1] == "scan" {
                 let on = line[2] == "on"
@@ -128,21 +131,37 @@ struct AirBench {
                 scanning = on
             } else if line[1] == "sent", time >= start {
                 run.sent += 1
-                if line[2] == car { run.carSent += 1 }
             }
         }
         if !scanning { run.discoveryOff += end - max(offSince, start) }
         // The receiver's: `TIME ADDRESS` per sighting (Waymark's counts the
         // unpaired per tenth of a second).
         var carTimes: [Double] = []
-        for sighting in VMStackBench.Heard.read(text("heard-\(name).txt")) where sighting.time >= start && sighting.time < end {
-            run.heard += sighting.count
+        for sighting in VMStackBench.Heard.read(text("heard-\(name).txt")) {
             if sighting.address == Substring(car) { carTimes.append(sighting.time) }
+            if sighting.time >= start && sighting.time < end { run.heard += sighting.count }
         }
-        run.carHeard = carTimes.count
-        let edges = [start] + carTimes.sorted() + [end]
+        carTimes.sort()
+        run.carSent = carSent.filter { $0 >= start && $0 < end }.count
+        run.carHeard = heard(carSent, in: carTimes, window: start..<end)
+        let edges = [start] + carTimes.filter { $0 >= start && $0 < end } + [end]
         run.carGap = zip(edges, edges.dropFirst()).map { $1 - $0 }.max() ?? run.seconds
         return run
+    }
+
+    /// How many of the adverts sent in the window were heard. Each sighting
+    /// is of the latest advert sent before it (`sent` is every one, in time
+    /// order), if that was under `allowance` seconds earlier. Counting the
+    /// sightings in the window instead took an advert sent near its end and
+    /// heard after it (under `active`'s re-report burst, 0.98 s later) for a
+    /// loss, and one sent just before it for a gain.
+    static func heard(_ sent: [Double], in sightings: [Double], window: Range<Double>, allowance: Double = 2) -> Int {
+        var heard = Set<Int>(), next = 0
+        for time in sightings {
+            while next < sent.count, sent[next] <= time { next += 1 }
+            if next > 0, time - sent[next - 1] < allowance, window.contains(sent[next - 1]) { heard.insert(next - 1) }
+        }
+        return heard.count
     }
 
     static func add(_ runs: [Run], to report: inout BenchReport) {
