@@ -104,14 +104,14 @@ demo-build: deps-demo
 	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "building waymark and the demo (swift build)" $(SWIFT) build --product waymark-demo
 	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "linking waymark" $(SWIFT) build --product waymark
 
-# One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
-# a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
-# Only the real-BlueZ VM test (about eight minutes under software emulation);
-# `make test` runs it with the rest.
+# Only the real-BlueZ VM test (about nine minutes under software emulation);
+# `make test` runs it beside the rest.
 test-vm: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --filter RealBlueZTests
 
+# One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
+# a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
 demo: demo-build
 	@.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
 

@@ -2,7 +2,7 @@
 # `make test`'s suites, from the test bundle `swift build --build-tests`
 # made (SwiftPM's lock would keep two `swift test` runs apart). The suites
 # that boot the real-BlueZ VM (RealBlueZTests and VirtualControllerTests:
-# about 8 minutes of an emulated machine) run beside all the others, which
+# about 9 minutes of an emulated machine) run beside all the others, which
 # run one at a time and mostly wait on their peers: the million-input fuzz
 # loops would otherwise take both cores from the tests that time real
 # peers. The VM suites' output follows the others'. The virtual Pi and the
