@@ -67,7 +67,7 @@ deps-pi:
 # cuts `make test-power`.
 test: deps
 	$(SWIFT) build --build-tests
-	@Tests/suites.sh
+	@SWIFT=$(SWIFT) Tests/suites.sh
 	@Tests/Pi/swift60.sh
 
 # The arm64 package on a virtual Pi with systemd (Tests/Pi; the scenario

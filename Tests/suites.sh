@@ -8,7 +8,7 @@
 # peers. The VM suites' output follows the others'. The virtual Pi and the
 # power cuts are `make test-pi` and `make test-power`.
 set -u
-bundle="$(swift build --show-bin-path)/WaymarkPackageTests.xctest"
+bundle="$(${SWIFT:-swift} build --show-bin-path)/WaymarkPackageTests.xctest"
 [ -x "$bundle" ] || { echo "no test bundle at $bundle: run swift build --build-tests" >&2; exit 1; }
 vm='^GatewayTests\.(RealBlueZTests|VirtualControllerTests)/'
 log=$(mktemp /tmp/waymark-suites-vm.XXXXXX)

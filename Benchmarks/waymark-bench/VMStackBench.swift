@@ -139,21 +139,19 @@ struct VMStackBench {
     /// and address, the others counted per tenth of a second (a window's
     /// edges cut within one), so that what the receiver keeps does not grow
     /// with the adverts it hears, and its memory is the scanner's.
-    final class Heard: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paired: [(time: Double, address: BluetoothAddress)] = []
-        private var others: [Int: Int] = [:]
+    final class Heard: Sendable {
+        private let kept = Mutex((paired: [(time: Double, address: BluetoothAddress)](), others: [Int: Int]()))
         func add(_ address: BluetoothAddress, matched: Bool) {
             let now = Date().timeIntervalSince1970
-            lock.withLock {
-                if matched { paired.append((now, address)) } else { others[Int(now * 10), default: 0] += 1 }
+            kept.withLock {
+                if matched { $0.paired.append((now, address)) } else { $0.others[Int(now * 10), default: 0] += 1 }
             }
         }
         /// `TIME ADDRESS` per paired sighting, `TIME others COUNT` per tenth of a second.
         var lines: [String] {
-            lock.withLock {
-                paired.map { String(format: "%.6f ", $0.time) + $0.address.description }
-                    + others.sorted { $0.key < $1.key }.map { String(format: "%.1f others %d", Double($0.key) / 10, $0.value) }
+            kept.withLock { kept in
+                kept.paired.map { String(format: "%.6f ", $0.time) + $0.address.description }
+                    + kept.others.sorted { $0.key < $1.key }.map { String(format: "%.1f others %d", Double($0.key) / 10, $0.value) }
             }
         }
 

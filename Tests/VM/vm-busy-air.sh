@@ -69,7 +69,7 @@ read_cpu() {
 # The modes given, at once: each a gateway and a scan on controllers of
 # their own, IN_RANGE s with the beacon, then its trip's end.
 phase() {
-    modes="$*"
+    modes="$*" airs="" gateways=""
     for mode in $modes; do
         # Cycled discovery among 300 devices does not hold the scan's 2 s:
         # with the gateway and the scan each cycling, bluetoothd's discovery
@@ -81,19 +81,18 @@ phase() {
         [ $mode = active ] && devices=30
         step "busy air, $mode: the beacon among $devices devices, a gateway and a scan each on a virtual controller"
         air busy-$mode
-        echo $air > /run/air-busy-$mode.pid
+        airs="$airs $air"
         sed "s/^Adapter = .*/Adapter = hci$index/" /job/busy-$mode.conf > /run/busy-$mode.conf
         air scan-$mode
-        echo $air > /run/air-scan-$mode.pid
+        airs="$airs $air"
         sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-$mode.conf > /run/scan-$mode.conf
         chmod 644 /run/busy-$mode.conf /run/scan-$mode.conf
         now > /job/busy-started-$mode
         # setpriv execs the gateway, so this PID is the gateway's own.
         setpriv --reuid=waymark --regid=waymark --init-groups $(grant $mode) /job/waymark --config /run/busy-$mode.conf \
             --data-dir /var/lib/waymark-$mode run > /job/busy-$mode.log 2>&1 &
-        echo $! > /run/gateway-$mode.pid
+        gateways="$gateways $!"
     done
-    airs=$(for mode in $modes; do cat /run/air-busy-$mode.pid /run/air-scan-$mode.pid; done)
     cpu_before=$(read_cpu)
     sleep 10
     step "busy air, $modes: scan --json --duration 60"
@@ -125,8 +124,7 @@ phase() {
         watchers="$watchers $!"
     done
     wait $watchers
-    for mode in $modes; do
-        gateway=$(cat /run/gateway-$mode.pid)
+    for gateway in $gateways; do
         kill -TERM $gateway
         wait $gateway
     done
