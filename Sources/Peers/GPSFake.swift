@@ -11,6 +11,13 @@ import Foundation
 /// feeding: the client connects well inside that.
 /// `-n` makes gpsd read the device without waiting for a client, and `-W`
 /// bounds gpsfake's wait at the end.
+///
+/// gpsfake names gpsd's control socket after its own PID, in `TMPDIR`, and
+/// takes an existing file there as gpsd being ready. A gpsd killed before it
+/// removed its socket leaves one behind; a later gpsfake given the same PID
+/// then adds its device before gpsd listens, the add is lost without a word,
+/// and the client never sees the device. So each gpsfake gets the test's own
+/// fresh directory as `TMPDIR`.
 public final class GPSFake: @unchecked Sendable {
     public let port: Int
     public let process: ChildProcess
@@ -27,7 +34,7 @@ public final class GPSFake: @unchecked Sendable {
             "gpsfake", (once ? ["-1"] : []) + ["-n", "-q", binary ? "-p" : "-l", binary ? "-q" : "-i", "-c", String(cycle), "-W", "3", "-P", String(port), log],
             aptPackage: "gpsd-clients (gpsfake) and gpsd",
             // Unbuffered, so that its log shows each prompt as it is made.
-            environment: ["PYTHONUNBUFFERED": "1"], logPath: directory.file("gpsfake-\(port).log"), stdin: prompts)
+            environment: ["PYTHONUNBUFFERED": "1", "TMPDIR": directory.path], logPath: directory.file("gpsfake-\(port).log"), stdin: prompts)
         try FreePort.waitForListener(port: port, process: process)
     }
 

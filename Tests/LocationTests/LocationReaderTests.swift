@@ -18,24 +18,29 @@ struct LocationReaderTests {
         defer { fake.stop() }
         let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: fake.port), options: LocationOptions(noDataTimeout: .seconds(10)), clock: ContinuousClock())
         let reading = Task { await reader.run() }
-        let fixes = try await withDeadline(.seconds(60), "\(name) replayed through gpsd") {
-            var fixes: [Fix] = []
-            var connected = false
-            for await event in reader.events {
-                switch event {
-                case .fix(let fix): fixes.append(fix)
-                case .state(.unreachable) where connected: return fixes
-                case .state(.noFix), .state(.fix):
-                    // gpsd has the pseudo-terminal open (it lists or announces
-                    // the device): let the log play. Released any earlier, on
-                    // the watch's answer alone, lines written before gpsd opens
-                    // the terminal are flushed, and a short log gives no fixes.
-                    if !connected { fake.release() }
-                    connected = true
-                case .state: break
+        let fixes: [Fix]
+        do {
+            fixes = try await withDeadline(.seconds(60), "\(name) replayed through gpsd") {
+                var fixes: [Fix] = []
+                var connected = false
+                for await event in reader.events {
+                    switch event {
+                    case .fix(let fix): fixes.append(fix)
+                    case .state(.unreachable) where connected: return fixes
+                    case .state(.noFix), .state(.fix):
+                        // gpsd has the pseudo-terminal open (it lists or announces
+                        // the device): let the log play. Released any earlier, on
+                        // the watch's answer alone, lines written before gpsd opens
+                        // the terminal are flushed, and a short log gives no fixes.
+                        if !connected { fake.release() }
+                        connected = true
+                    case .state: break
+                    }
                 }
+                return fixes
             }
-            return fixes
+        } catch PeerError.timedOut(let what) {
+            throw PeerError.timedOut("\(what); gpsfake printed: \(fake.process.output.suffix(800))")
         }
         reading.cancel()
         await reading.value
