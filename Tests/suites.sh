@@ -14,9 +14,7 @@ vm='^GatewayTests\.(RealBlueZTests|VirtualControllerTests)/'
 log=$(mktemp /tmp/waymark-suites-vm.XXXXXX)
 "$bundle" --testing-library swift-testing --no-parallel --filter "$vm" > "$log" 2>&1 &
 vm_suites=$!
-# Not at a lower priority: at nice 10, under the VM's load, a live
-# recording and its replay once disagreed on a fix at a trip's end (see
-# the README's "Replay").
+# Both at the normal priority: the suites' peers are timed too.
 "$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
 others=$?
 wait $vm_suites

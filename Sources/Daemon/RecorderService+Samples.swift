@@ -12,11 +12,13 @@ extension RecorderService {
     /// The open trip's id, for the control interface.
     package var currentTrip: String? { core.currentTrip }
 
-    /// Time has passed: the trip detector's deadlines are due. A fired alarm
-    /// holds no deadline, so the next one is set whatever it is.
+    /// Time has passed: the trip detector's deadline is due. The tick is
+    /// timed as the alarm was set, however late it woke, as replay times it.
+    /// A fired alarm holds no deadline, so the next one is set whatever it is.
     func tick() async {
+        let due = alarmDeadline.map { min(now, $0 + RecordingCore.tickDelay) } ?? now
         alarmDeadline = nil
-        await handle(.tick(at: now))
+        await handle(.tick(at: due))
     }
 
     /// Stores an event, sends it as the control interface's `Event` signal,
@@ -66,15 +68,15 @@ extension RecorderService {
         await samplesCommitted(samples, urgency)
     }
 
-    /// The alarm at the core's next deadline (a millisecond after it, so
-    /// that it has passed when the tick reads the clock); cleared when none.
+    /// The alarm at the core's next deadline (`tickDelay` after it, so that
+    /// it has passed when the tick reads the clock); cleared when none.
     /// Left alone when the deadline did not move (a fix, most inputs), so
     /// that the alarm's loop wakes only for a new one.
     func scheduleTick() {
         let deadline = core.nextDeadline
         guard deadline != alarmDeadline else { return }
         alarmDeadline = deadline
-        alarm.set(deadline.map { ContinuousClock.now.advanced(by: .milliseconds(Int64(min(max(0, $0 - now), 86_400) * 1000) + 1)) })
+        alarm.set(deadline.map { ContinuousClock.now.advanced(by: .seconds(min(max(0, $0 + RecordingCore.tickDelay - now), 86_400))) })
     }
 
     /// After a reload: if space was freed, the next commit will tell.

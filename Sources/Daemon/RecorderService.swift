@@ -8,6 +8,7 @@ import Pairings
 package import Recorder
 import Recording
 package import Store
+import Synchronization
 package import Telemetry
 package import Upload
 package import Vocabulary
@@ -38,6 +39,10 @@ package actor RecorderService: Service {
     /// The recording rules; this actor carries out what they decide.
     var core: RecordingCore
     var stamper: SampleStamper
+    /// The stamper's clock, for the location reader's hooks.
+    private let bootClock: any SystemClock
+    /// When the location reader's last line came, on the boot clock.
+    private let lastLocationLine = Mutex(0.0)
     let scanner: ScannerService
     /// Sightings of paired devices and fixes, while running; `run` records
     /// them. Never bounded: nothing of ours is dropped here. Strangers never
@@ -72,6 +77,7 @@ package actor RecorderService: Service {
         self.recordings = recordings
         outbox = Outbox(database: store.database)
         stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
+        bootClock = clock
         self.settings = settings
         self.isAuthorized = isAuthorized
         self.announced = announced
@@ -190,9 +196,11 @@ package actor RecorderService: Service {
         options.onShed = { health.shed() }
         capture?.state(.running(true))
         await scanner.scan(options) { sighting in
-            capture?.advert(sighting, adapter: health.adapter)
+            // Captured and observed at one reading, so that replay times it alike.
+            let reading = capture.map { _ in clock.read() }
+            capture?.advert(sighting, adapter: health.adapter, at: reading)
             health.advert()
-            guard let (pairing, observation) = paired.match(sighting, at: clock.boot) else { return false }
+            guard let (pairing, observation) = paired.match(sighting, at: { reading?.boot ?? clock.boot() }) else { return false }
             health.seen(pairing.identity, rssi: sighting.rssi)
             observed.yield(observation)
             return true
@@ -205,13 +213,25 @@ package actor RecorderService: Service {
     /// The scan mode in use and why; nil while not running.
     package var scanReception: ScanReception? { get async { await scanner.reception } }
 
-    /// A fix from the daemon's location reader; the core takes it only while
-    /// running. It joins the sightings' stream, so that both are handled in
-    /// the order they came, as replay handles them. Trips are timed by the
-    /// boot clock, as sightings are; the receiver's own time stays in the fix
-    /// and dates the track's points.
-    package func fix(_ fix: Fix) {
-        observed.yield(.fix(fix, at: now))
+    /// A line from the location reader's hook, as it is read: stamped once,
+    /// for the capture and for the fix it may close.
+    package nonisolated func locationLine(_ line: [UInt8], gpsd: Bool) {
+        guard let capture else { return lastLocationLine.withLock { $0 = bootClock.boot() } }
+        let reading = bootClock.read()
+        lastLocationLine.withLock { $0 = reading.boot }
+        capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)), at: reading)
+    }
+
+    /// A fix from the location reader's hook, as its epoch closes; the core
+    /// takes it only while running. It is timed as replay times it, from the
+    /// stamp of the last line: at that line when the line closed the epoch,
+    /// the settle time after it when nothing more came. It joins the
+    /// sightings' stream at once, as a sighting does, so that both are
+    /// handled in the order they came. Trips are timed by the boot clock; the
+    /// receiver's own time stays in the fix and dates the track's points.
+    package nonisolated func fix(_ fix: Fix, afterLastLine: Duration) {
+        let line = lastLocationLine.withLock { $0 }
+        observed.yield(.fix(fix, at: line + afterLastLine.seconds))
     }
 
     /// Scanning stops; the core's deadlines still come, as in replay, so a

@@ -1,4 +1,4 @@
-internal import Telemetry
+public import Telemetry
 internal import Basics
 internal import Dispatch
 internal import Glibc
@@ -37,6 +37,11 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     public private(set) var counters = Counters()
     /// Every line as received, before it is parsed (for a capture).
     private let onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)?
+    /// Every fix as its epoch closes, before it is queued on `events`, with
+    /// when it closed after the last line: zero when a line closed it (the
+    /// line `onLine` was just given), `epochSettle` when the settle alarm
+    /// did, however late it rang.
+    private let onFix: (@Sendable (_ fix: Fix, _ afterLastLine: Duration) -> Void)?
 
     public struct Counters: Sendable, Equatable {
         /// Connections (or device opens) made.
@@ -47,9 +52,11 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         public var watchdogDrops = 0
     }
 
-    public init(source: LocationSource, options: LocationOptions, clock: C, onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)? = nil) {
+    public init(source: LocationSource, options: LocationOptions, clock: C, onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)? = nil,
+                onFix: (@Sendable (_ fix: Fix, _ afterLastLine: Duration) -> Void)? = nil) {
         self.source = source
         self.onLine = onLine
+        self.onFix = onFix
         self.options = options
         self.clock = clock
         self.settle = Alarm(clock: clock)
@@ -198,7 +205,7 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         case .tpv(let fix, let device):
             if let device { devices.insert(device) }
             lastMode = fix.mode
-            for closed in gpsd.add(fix) { sink.yield(.fix(closed)) }
+            for closed in gpsd.add(fix) { deliver(closed) }
         case .sky(let used, let seen):
             gpsd.addSky(used: used, seen: seen)
             return
@@ -220,9 +227,14 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         if published == .unreachable || published == .noDevice || published == nil { publish(.noFix) }
     }
 
-    private func emit(_ fix: Fix) {
-        lastMode = fix.mode
+    private func deliver(_ fix: Fix, afterLastLine: Duration = .zero) {
+        onFix?(fix, afterLastLine)
         sink.yield(.fix(fix))
+    }
+
+    private func emit(_ fix: Fix, afterLastLine: Duration = .zero) {
+        lastMode = fix.mode
+        deliver(fix, afterLastLine: afterLastLine)
         if !speaksGPSD { publish(fix.mode >= 2 ? .fix : .noFix) }
     }
 
@@ -240,14 +252,14 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private func settleIfQuiet() {
         guard let deadline = settleDeadline, clock.now >= deadline else { return }
         settleDeadline = nil
-        closeEpoch()
+        closeEpoch(afterLastLine: options.epochSettle)
     }
 
-    private func closeEpoch() {
+    private func closeEpoch(afterLastLine: Duration = .zero) {
         if speaksGPSD {
-            if let fix = gpsd.finish() { sink.yield(.fix(fix)) }
+            if let fix = gpsd.finish() { deliver(fix, afterLastLine: afterLastLine) }
         } else if let fix = nmea.finish() {
-            emit(fix)
+            emit(fix, afterLastLine: afterLastLine)
         }
     }
 

@@ -48,12 +48,14 @@ package struct CaptureTap: Sendable {
         }.joined(separator: "\n")
     }
 
-    package func append(_ body: CaptureRecord.Body) {
-        let reading = clock.read()
+    package func append(_ body: CaptureRecord.Body, at reading: ClockReading? = nil) {
+        let reading = reading ?? clock.read()
         writer.append(CaptureRecord(boot: reading.boot, wall: reading.wall, synchronized: reading.synchronized, body: body))
     }
 
-    package func advert(_ sighting: Sighting, adapter: String?) { append(.advert(adapter: adapter ?? "", sighting)) }
+    package func advert(_ sighting: Sighting, adapter: String?, at reading: ClockReading? = nil) {
+        append(.advert(adapter: adapter ?? "", sighting), at: reading)
+    }
 
     package func state(_ state: CaptureState) { append(.state(state)) }
 

@@ -45,6 +45,9 @@ public struct RecordingCore: Sendable, Equatable {
 
     /// How often, at most, the heartbeat is persisted while collecting.
     public static let heartbeatInterval = 5.0
+    /// How long after a deadline its tick comes: the detector decides some
+    /// only once the deadline has passed (a reopen window runs out after it).
+    public static let tickDelay = 0.001
 
     public private(set) var reconciler: Reconciler
     public private(set) var trips: TripRecorder
@@ -92,7 +95,7 @@ public struct RecordingCore: Sendable, Equatable {
         case .reconcile(let conditions, let now):
             return reconcile(conditions, at: now)
         case .observed(let observation):
-            return observe(observation)
+            return tick(before: observation.time) + observe(observation)
         case .tick(let now):
             return commit(trips.tick(at: now))
         case .storageFull(let now):
@@ -146,6 +149,19 @@ public struct RecordingCore: Sendable, Equatable {
             actions.append(.heartbeat(now))
         }
         return actions + commit(trips.observe(observation))
+    }
+
+    /// The ticks due before an observation at `time`, each at its deadline
+    /// and `tickDelay`, as the daemon's alarm is set: what the observation
+    /// does then depends on its own time only, not on how late the alarm
+    /// woke (or whether it has yet), and replay decides the same.
+    private mutating func tick(before time: Double) -> [Action] {
+        var actions: [Action] = []
+        while let deadline = nextDeadline, deadline + Self.tickDelay <= time {
+            actions += commit(trips.tick(at: deadline + Self.tickDelay))
+            guard nextDeadline != deadline else { break }
+        }
+        return actions
     }
 
     private func commit(_ samples: [RecordedSample]) -> [Action] {

@@ -76,7 +76,7 @@ package struct Replay {
     private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock) throws {
         var fired = -Double.infinity
         while true {
-            let tick = state.core.nextDeadline.map { $0 + 0.001 }
+            let tick = state.core.nextDeadline.map { $0 + RecordingCore.tickDelay }
             let settle = state.location.settleDeadline
             guard let deadline = [tick, settle].compactMap({ $0 }).filter({ $0 <= record.boot && $0 > fired }).min() else { return }
             fired = deadline

@@ -48,7 +48,9 @@ struct TripTimeOrderTests {
         for step in 0..<240 {
             car.clock.advance(0.25)
             fix.time = ClockJumpTests.now2026 + (Double(step) * 5).truncatingRemainder(dividingBy: 400)
-            await recorder.fix(fix)
+            // As the location reader hands them on: the line, then the fix it closed.
+            recorder.locationLine([], gpsd: true)
+            recorder.fix(fix, afterLastLine: .zero)
             if step % 2 == 0 { await recorder.handle(.observed(.vehicle(rssi: -50, at: car.clock.read().boot))) }
         }
         car.clock.advance(31)

@@ -174,8 +174,10 @@ extension LocationFaultTests {
 
     /// A receiver that stops talking after an epoch: that last fix is
     /// delivered once the epoch has been quiet for `epochSettle`, not held
-    /// back until a next epoch that never comes. On the test clock.
-    @Test func theLastEpochIsDeliveredOnceItSettles() async throws {
+    /// back until a next epoch that never comes. The hook is told it closed
+    /// the settle time after the last line, however late the alarm rang:
+    /// the recorder times the fix then, as replay does. On the test clock.
+    @Test func theLastEpochIsDeliveredOnceItSettlesAndTimedAtTheSettleTime() async throws {
         let server = try SilentServer(greeting: """
             {"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2026-11-30T13:52:51.496Z","native":0,"bps":9600}]}
             {"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2026-11-30T12:00:00.000Z","lat":48.2208,"lon":8.421881667}
@@ -184,17 +186,21 @@ extension LocationFaultTests {
         let clock = TestClock()
         var options = LocationOptions(noDataTimeout: .seconds(10))
         options.epochSettle = .milliseconds(300)
-        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock)
+        let hooked = Mutex<[Duration]>([])
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock, onFix: { _, afterLastLine in
+            hooked.withLock { $0.append(afterLastLine) }
+        })
         let reading = Task { await reader.run() }
         _ = try await reader.events.nextMatching(within: .seconds(20)) { $0 == .state(.fix) }
         // The no-data watchdog and the settle timer.
         try await clock.waitForSleepers(2)
         clock.advance(by: .milliseconds(299))
         #expect(clock.sleepers == 2, "the epoch is still open")
-        clock.advance(by: .milliseconds(1))
+        clock.advance(by: .milliseconds(251))
         let event = try await reader.events.nextMatching(within: .seconds(20)) { if case .fix = $0 { true } else { false } }
         guard case .fix(let fix) = event else { return }
         #expect(fix.lat == 48.2208 && fix.lon == 8.421881667)
+        #expect(hooked.withLock { $0 } == [.milliseconds(300)], "the alarm rang 250 ms late")
         reading.cancel()
         await reading.value
     }

@@ -103,3 +103,28 @@ struct RecordingCoreTests {
         #expect(core.handle(.wake(Self.ready, at: 501)).isEmpty, "a short one is not")
     }
 }
+
+extension RecordingCoreTests {
+    /// The daemon's alarm may wake late, or a fix may come first: a deadline
+    /// that passed before an observation is decided before it, at the time
+    /// the alarm was set for, so live and replay agree on which side of a
+    /// trip's end the observation falls.
+    @Test func aDeadlinePassedBeforeAnObservationIsDecidedFirstWhateverTheAlarmsLateness() {
+        func drive(tickOnTime: Bool) -> [RecordedSample] {
+            var core = Self.core()
+            var samples = Self.committed(core.handle(.reconcile(Self.ready, at: 0)))
+            for at in [1.0, 2.0] { samples += Self.committed(core.handle(.observed(.vehicle(rssi: -60, at: at)))) }
+            // Lost at 2 + 5; the reopen window runs out at 7 + 10.
+            for deadline in [7.0, 17.0] where tickOnTime {
+                samples += Self.committed(core.handle(.tick(at: deadline + RecordingCore.tickDelay)))
+            }
+            samples += Self.committed(core.handle(.observed(.fix(Self.fix(mode: 3, time: 100), at: 17.5))))
+            #expect(core.currentTrip == nil && core.nextDeadline == nil)
+            return samples
+        }
+        let onTime = drive(tickOnTime: true)
+        #expect(onTime == drive(tickOnTime: false))
+        #expect(onTime.map(\.kind) == [.event, .beacon, .event], "the trip's start, a beacon sample and the end; the fix came after it")
+        #expect(onTime.last?.time == 2, "ended when the beacon was last seen")
+    }
+}

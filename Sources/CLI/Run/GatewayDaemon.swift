@@ -89,7 +89,7 @@ package struct GatewayDaemon {
         // In start order; they stop in reverse.
         var services: [ServiceGroup<ContinuousClock>.Entry] = [
             .init(UplinkService(holder: uplink)),
-            .init(LocationService(configuration.location, state: state, recorder: recorder, capture: capture, wake: wake)),
+            .init(LocationService(configuration.location, state: state, recorder: recorder, wake: wake)),
         ]
         if let bus { services.append(.init(BusWatchService(bus: bus, wake: wake), onFailure: .report)) }
         if let inhibitor { services.append(.init(inhibitor, onFailure: .report)) }

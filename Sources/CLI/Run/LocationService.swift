@@ -8,8 +8,8 @@ import Location
 import Recorder
 
 /// The location reader, watched all the time: its state is a requirement
-/// (each change wakes the controller), its fixes feed the recorder, which
-/// keeps them only while running.
+/// (each change wakes the controller), its fixes feed the recorder as their
+/// epochs close; it keeps them only while running.
 struct LocationService: Service {
     let name = "location"
     let reader: LocationReader<ContinuousClock>
@@ -17,13 +17,10 @@ struct LocationService: Service {
     let recorder: RecorderService
     let wake: AsyncStream<DaemonWake>.Continuation
 
-    init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, capture: CaptureTap?,
-         wake: AsyncStream<DaemonWake>.Continuation) {
-        var onLine: (@Sendable ([UInt8], Bool) -> Void)?
-        if let capture {
-            onLine = { line, gpsd in capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line))) }
-        }
-        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock(), onLine: onLine)
+    init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, wake: AsyncStream<DaemonWake>.Continuation) {
+        reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock(),
+                                onLine: { line, gpsd in recorder.locationLine(line, gpsd: gpsd) },
+                                onFix: { fix, afterLastLine in recorder.fix(fix, afterLastLine: afterLastLine) })
         (self.state, self.recorder, self.wake) = (state, recorder, wake)
     }
 
@@ -34,8 +31,9 @@ struct LocationService: Service {
                 case .state(let current):
                     await state.update(location: current)
                     wake.yield(.locationChanged)
-                case .fix(let fix):
-                    await recorder.fix(fix)
+                case .fix:
+                    // Already with the recorder, through the reader's hook.
+                    break
                 }
             }
         }
