@@ -139,9 +139,10 @@ bench-air: deps
 	$(SWIFT) build -c release
 	.build/release/waymark-bench --air-only
 
-# The receiver's memory in mgmt mode among 10 and 1,000 devices, three
-# rounds each (about four minutes): PSS, and its anonymous and
-# file-backed parts and huge pages, at the end of each window; the table goes to
+# Memory in mgmt mode among 10 and 1,000 devices, three rounds each (about
+# seven minutes), of `waymark run` (logged in, the beacon paired) and of
+# the bench's receiver: PSS, and its anonymous and file-backed parts and
+# huge pages, at the end of each window; the table goes to
 # .build/bench-air-memory.txt.
 bench-air-memory: deps
 	$(SWIFT) build -c release

@@ -13,16 +13,17 @@ import Peers
 /// and BlueZ's cache. A table and an SVG plot go to `.build/`.
 struct AirBench {
     let quick: Bool
-    /// `--air-memory-only`: the receiver's memory in mgmt mode (what `auto`
-    /// picks) among 10 and among 1,000 devices, three rounds of each, for
-    /// a difference that one sample per step cannot show.
+    /// `--air-memory-only`: memory in mgmt mode (what `auto` picks) among 10
+    /// and among 1,000 devices, three rounds of each, for a difference that
+    /// one sample per step cannot show: the bench's receiver (the scanner
+    /// alone) and the daemon, `waymark run` with the beacon paired.
     var memory = false
     static let scripts = FileManager.default.currentDirectoryPath + "/Tests/VM"
     static let car = "C0:FF:EE:00:00:01"
     static let receivers = ["mgmt", "active", "passive", "bleak"]
 
     var steps: [Int] { memory ? [10, 1000] : quick ? [10, 100] : [10, 100, 300, 1000] }
-    var receivers: [String] { memory ? ["mgmt"] : Self.receivers }
+    var receivers: [String] { memory ? ["mgmt", "daemon"] : Self.receivers }
     var rounds: Int { memory ? 3 : 1 }
 
     /// One receiver's window at one step.
@@ -35,6 +36,8 @@ struct AirBench {
         var carGap = 0.0, discoveryOff = 0.0, enables = 0
         var rss: [String: Int] = [:]
         var cacheFiles = 0
+        /// The daemon's beacon samples (it prints no sightings).
+        var beaconSamples: Int?
 
         /// A process's memory figure (`rss-*`, in KiB) in MiB.
         func mebibytes(_ key: String) -> Double { Double(rss[key] ?? 0) / 1024 }
@@ -56,6 +59,7 @@ struct AirBench {
         try files.copyItem(atPath: files.currentDirectoryPath + "/hardware/io.waymark.Gateway1.conf", toPath: job.file("io.waymark.Gateway1.conf"))
         chmod(job.path, 0o755)
         for devices in steps { try Self.population(devices).write(toFile: job.file("population-\(devices).json"), atomically: true, encoding: .utf8) }
+        if receivers.contains("daemon") { try await Self.prepareDaemon(in: job) }
         let venv = try PythonPeers.environment()
         try """
             STEPS="\(steps.map(String.init).joined(separator: " "))"
@@ -78,11 +82,42 @@ struct AirBench {
         if memory { Self.addMemory(runs, to: &report) } else { Self.add(runs, to: &report) }
         let table = Self.table(runs)
         let (tableFile, plotFile) = memory ? (".build/bench-air-memory.txt", nil) : (".build/bench-air.txt", ".build/bench-air.svg")
+        unlink(job.file("waymark"))
         try table.write(toFile: files.currentDirectoryPath + "/" + tableFile, atomically: true, encoding: .utf8)
         if let plotFile { try Self.plot(runs).write(toFile: files.currentDirectoryPath + "/" + plotFile, atomically: true, encoding: .utf8) }
         FileHandle.standardError.write(Data((table + "\n").utf8))
         report.add("air.duration", Date().timeIntervalSince(started), unit: "s",
                    note: "the whole bench under TCG; table in \(tableFile)" + (plotFile.map { ", plot in \($0)" } ?? "") + ", VM files in \(job.path)")
+    }
+
+    /// The gateway the memory bench runs as a receiver, as the busy-air
+    /// test's gateways run: logged in here (glewlwyd), the car's beacon
+    /// paired by identity; in the VM, with no network, it arms from the
+    /// stored session. The release build, as `waymark-bench` is.
+    static func prepareDaemon(in job: TemporaryDirectory) async throws {
+        let binary = try WaymarkBinary.named("waymark")
+        try FileManager.default.copyItem(atPath: binary, toPath: job.file("waymark"))
+        let work = try TemporaryDirectory("waymark-bench-air-login")
+        defer { work.remove() }
+        let provider = try Glewlwyd(directory: work)
+        defer { provider.stop() }
+        let backend = try IngestServer(directory: work)
+        defer { backend.stop() }
+        let session = try provider.waymarkConfig(backend: backend, secretFile: job.file("client-secret"))
+        try session.write(toFile: work.file("login.conf"), atomically: true, encoding: .utf8)
+        let arguments = ["--config", work.file("login.conf"), "--data-dir", job.file("data")]
+        let input = Pipe()
+        let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],
+                                     aptPackage: "(built by swift build)", logPath: work.file("login.log"), stdin: input)
+        ChildProcess.feed(input, Data((Glewlwyd.password + "\n").utf8))
+        guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
+        let pair = try ChildProcess(binary, arguments + ["pair", "--ibeacon", "e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0", "--label", "car"],
+                                    aptPackage: "(built by swift build)", logPath: work.file("pair.log"))
+        guard try pair.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark pair", output: pair.output) }
+        // The VM's job installs the secret there; the receiver is a FIFO it holds open, silent.
+        try (session.replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
+             + "[Bluetooth]\nAdapter = hci0\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
+            .write(toFile: job.file("daemon.conf"), atomically: true, encoding: .utf8)
     }
 
     /// The car's beacon every 100 ms among `devices` others: a tenth each
@@ -116,6 +151,7 @@ struct AirBench {
         }
         run.rss = values("rss-\(name)").mapValues { Int($0) }
         run.cacheFiles = Int(text("cache-\(name)").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        run.beaconSamples = Int(text("samples-\(name)").trimmingCharacters(in: .whitespacesAndNewlines))
         // The controller's log: `TIME sent ADDRESS NAME adv|rsp RSSI`, `TIME scan on|off dup|all`.
         // Discovery-off time is the window's time between a scan disable and the next enable.
         var scanning = false, offSince = start
@@ -189,22 +225,26 @@ struct AirBench {
         }
     }
 
-    /// The receiver's PSS, its anonymous (heap and stacks) and file-backed
-    /// parts, and its transparent huge pages (none, since it turns them
-    /// off as the daemon does), among the most devices against the fewest:
-    /// the median of the rounds.
+    /// Each receiver's PSS, its anonymous (heap and stacks) and file-backed
+    /// parts, and its transparent huge pages (none: the bench's receiver
+    /// turns them off as the daemon does), among the most devices against
+    /// the fewest: the median of the rounds.
     static func addMemory(_ runs: [Run], to report: inout BenchReport) {
         let measured = runs.filter { $0.seconds > 0 }
         guard let fewest = measured.map(\.devices).min(), let most = measured.map(\.devices).max(), fewest < most else { return }
-        func figures(_ devices: Int, _ key: String) -> [Double] { measured.filter { $0.devices == devices }.map { $0.mebibytes(key) } }
-        for (name, key) in [("pss", "receiver-Pss"), ("pss_anonymous", "receiver-Pss_Anon"), ("pss_file", "receiver-Pss_File")] {
-            let (high, low) = (figures(most, key), figures(fewest, key))
-            report.add("air.memory.\(name)", runs: high, unit: "MiB", baselineRuns: low, baselineName: "\(fewest) devices",
-                       note: "mgmt receiver among \(most) devices, at the end of a \(format(measured[0].seconds)) s window; change "
-                           + format(BenchReport.median(high) - BenchReport.median(low)) + " MiB")
+        for receiver in Set(measured.map(\.receiver)).sorted() {
+            let mine = measured.filter { $0.receiver == receiver }
+            func figures(_ devices: Int, _ key: String) -> [Double] { mine.filter { $0.devices == devices }.map { $0.mebibytes(key) } }
+            let who = receiver == "daemon" ? "waymark run (mgmt)" : "the bench's \(receiver) receiver"
+            for (name, key) in [("pss", "receiver-Pss"), ("pss_anonymous", "receiver-Pss_Anon"), ("pss_file", "receiver-Pss_File")] {
+                let (high, low) = (figures(most, key), figures(fewest, key))
+                report.add("air.memory.\(receiver).\(name)", runs: high, unit: "MiB", baselineRuns: low, baselineName: "\(fewest) devices",
+                           note: "\(who) among \(most) devices, at the end of a \(format(measured[0].seconds)) s window; change "
+                               + format(BenchReport.median(high) - BenchReport.median(low)) + " MiB")
+            }
+            let huge = mine.map { $0.mebibytes("receiver-AnonHugePages") }
+            report.add("air.memory.\(receiver).anon_huge_pages", huge.max() ?? 0, unit: "MiB", note: "the most in any of the \(huge.count) windows")
         }
-        let huge = measured.map { $0.mebibytes("receiver-AnonHugePages") }
-        report.add("air.memory.anon_huge_pages", huge.max() ?? 0, unit: "MiB", note: "the most in any of the \(huge.count) windows")
     }
 
     static func slope(_ points: [(Double, Double)]) -> Double {
@@ -223,7 +263,7 @@ struct AirBench {
             [String(run.devices) + (runs.contains { $0.round > 1 } ? " #\(run.round)" : ""), run.receiver, format(run.advertsPerSecond),
              format(run.sent > 0 ? run.stackCPU * 1000 / Double(run.sent) : 0),
              format(run.cpu["receiver"] ?? 0), format(run.cpu["bluetoothd"] ?? 0), format(run.cpu["dbus-daemon"] ?? 0), format(run.cpu["softirq"] ?? 0),
-             "\(run.carHeard)/\(run.carSent)", format(run.carGap), format(run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : 0),
+             run.beaconSamples.map { "\($0) samples" } ?? "\(run.carHeard)/\(run.carSent)", run.beaconSamples == nil ? format(run.carGap) : "-", format(run.enables > 0 ? run.discoveryOff * 1000 / Double(run.enables) : 0),
              format(run.mebibytes("receiver")) + "/" + format(run.mebibytes("bluetoothd")),
              format(run.mebibytes("receiver-Pss")) + "/" + format(run.mebibytes("receiver-Pss_Anon")), String(run.cacheFiles)]
         }

@@ -10,7 +10,10 @@
 #  - mgmt, active, passive: Waymark's scanner as the daemon runs it, with
 #    the car's beacon paired (`waymark-bench --receive-adverts hci0 SECONDS
 #    MODE`, as root);
-#  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py).
+#  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py);
+#  - daemon: `waymark run` (mgmt, as the unit runs it: user waymark with
+#    CAP_NET_ADMIN), logged in and the beacon paired on the host, from a
+#    fresh copy of that store each time.
 # After a settling time, a window of $WINDOW s is measured: each process's
 # CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
 # at its start and end, RSS (and the receiver's PSS, whole, anonymous and
@@ -36,6 +39,15 @@ snapshot() {
     echo "softirq $(awk '/^cpu / { print $8 }' /proc/stat)"
 }
 
+if echo " $RECEIVERS " | grep -q " daemon "; then
+    mkdir -p /etc/waymark
+    install -m 0600 -o waymark -g waymark /job/client-secret /etc/waymark/client-secret
+    # A receiver that is plugged in and silent.
+    mkfifo -m 0660 /run/waymark-gps
+    chgrp waymark /run/waymark-gps
+    exec 3<> /run/waymark-gps
+fi
+
 for round in $(seq "${ROUNDS:-1}"); do
     for n in $STEPS; do
         for kind in $RECEIVERS; do
@@ -55,11 +67,20 @@ for round in $(seq "${ROUNDS:-1}"); do
             seconds=$((SETTLE + WINDOW + 5))
             if [ "$kind" = bleak ]; then
                 "$PYTHON" "$RECEIVER" /org/bluez/hci0 $seconds > /job/heard-$run.txt 2> /job/receiver-$run.log &
+            elif [ "$kind" = daemon ]; then
+                rm -rf /var/lib/waymark-bench && cp -a /job/data /var/lib/waymark-bench
+                chown -R waymark:waymark /var/lib/waymark-bench && chmod 700 /var/lib/waymark-bench
+                # setpriv execs the daemon: this PID is the daemon's own.
+                setpriv --reuid=waymark --regid=waymark --init-groups --inh-caps +net_admin --ambient-caps +net_admin \
+                    /job/waymark --config /job/daemon.conf --data-dir /var/lib/waymark-bench run > /job/receiver-$run.log 2>&1 &
             else
                 /job/waymark-bench --receive-adverts hci0 $seconds $kind > /job/heard-$run.txt 2> /job/receiver-$run.log &
             fi
             receiver=$!
             sleep "$SETTLE"
+            if [ "$kind" = daemon ]; then
+                grep -q "recording: running" /job/receiver-$run.log || finish 15 "waymark run did not arm ($run)"
+            fi
             snapshot > /job/before-$run
             sleep "$WINDOW"
             snapshot > /job/after-$run
@@ -72,7 +93,11 @@ for round in $(seq "${ROUNDS:-1}"); do
             # The receiver's mappings with transparent huge pages, if any.
             awk '/^[0-9a-f]+-[0-9a-f]+ / { mapping = $0 } /^AnonHugePages:/ && $2 > 0 { print mapping, $2 " kB" }' \
                 /proc/$receiver/smaps > /job/huge-$run 2> /dev/null
+            [ "$kind" = daemon ] && kill -TERM $receiver
             wait $receiver
+            if [ "$kind" = daemon ]; then
+                sqlite3 -readonly /var/lib/waymark-bench/waymark.db "SELECT count(*) FROM outbox WHERE kind = 'beacon'" > /job/samples-$run 2>&1
+            fi
             kill $bluetoothd
             wait $bluetoothd
             find /var/lib/bluetooth -path '*/cache/*' -type f | wc -l > /job/cache-$run
