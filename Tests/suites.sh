@@ -14,8 +14,13 @@ vm='^GatewayTests\.(RealBlueZTests|VirtualControllerTests)/'
 log=$(mktemp /tmp/waymark-suites-vm.XXXXXX)
 "$bundle" --testing-library swift-testing --no-parallel --filter "$vm" > "$log" 2>&1 &
 vm_suites=$!
-# Both at the normal priority: the suites' peers are timed too.
-"$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
+# The VM's checks are timed on its two emulated cores: it gets the CPU
+# first. In a clean-clone run at the same priority, the guest was 83 % busy
+# in the mgmt + passive phase (62-73 % in other runs) and both scans'
+# longest silences reached 2.4 s against the 2 s check; at nice 10 the
+# mgmt scan's was 0.49 s. (A live recording and its replay once
+# disagreed at nice 10; the daemon now times what it hears as replay does.)
+nice -n 10 "$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
 others=$?
 wait $vm_suites
 vm_status=$?

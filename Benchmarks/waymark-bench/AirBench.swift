@@ -51,7 +51,7 @@ struct AirBench {
         let (window, settle) = quick ? (10, 6) : (20, 8)
         let started = Date()
         let job = try TemporaryDirectory("waymark-bench-air")
-        defer { unlink(job.file("waymark-bench")) }
+        defer { unlink(job.file("waymark-bench")); unlink(job.file("waymark")) }
         let files = FileManager.default
         try files.copyItem(atPath: ScanBench.executable, toPath: job.file("waymark-bench"))
         try files.copyItem(atPath: Self.scripts + "/vm-air-cost.sh", toPath: job.file("vm-job.sh"))
@@ -82,7 +82,6 @@ struct AirBench {
         if memory { Self.addMemory(runs, to: &report) } else { Self.add(runs, to: &report) }
         let table = Self.table(runs)
         let (tableFile, plotFile) = memory ? (".build/bench-air-memory.txt", nil) : (".build/bench-air.txt", ".build/bench-air.svg")
-        unlink(job.file("waymark"))
         try table.write(toFile: files.currentDirectoryPath + "/" + tableFile, atomically: true, encoding: .utf8)
         if let plotFile { try Self.plot(runs).write(toFile: files.currentDirectoryPath + "/" + plotFile, atomically: true, encoding: .utf8) }
         FileHandle.standardError.write(Data((table + "\n").utf8))
