@@ -20,7 +20,8 @@
 # advertisement monitors. After IN_RANGE s the beacon leaves the air of
 # every controller (SIGUSR1), and each trip must end. The guest's CPU use
 # over each phase goes to /job/busy-cpu-MODES: the busy share of both
-# cores, and bluetoothd's share of one.
+# cores, then bluetoothd's, the gateways' (debug builds) and the virtual
+# controllers' shares of one core.
 IN_RANGE=${IN_RANGE:-125}
 now() { date +%s.%N; }
 caps="--inh-caps +net_admin --ambient-caps +net_admin"
@@ -61,9 +62,16 @@ done
 # Grants of each mode's gateway and scan.
 grant() { if [ $1 = mgmt ]; then echo "$caps"; fi; }
 
+# CPU ticks (user + system) of the processes given.
+ticks_of() {
+    ticks=0
+    for pid in "$@"; do ticks=$((ticks + $(awk '{ print $14 + $15 }' /proc/$pid/stat 2> /dev/null || echo 0))); done
+    echo $ticks
+}
+# The machine's busy and total ticks, then bluetoothd's, the gateways' and the controllers'.
 read_cpu() {
     awk '$1 == "cpu" { printf "%d %d ", $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat
-    awk '{ print $14 + $15 }' /proc/$(pidof bluetoothd)/stat
+    echo "$(ticks_of $(pidof bluetoothd)) $(ticks_of $gateways) $(ticks_of $airs)"
 }
 
 # The modes given, at once: each a gateway and a scan on controllers of
@@ -110,7 +118,8 @@ phase() {
         [ $mode = active ] && as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode status --json > /job/busy-status.json 2>&1
         as_waymark /job/waymark --config /run/busy-$mode.conf --data-dir /var/lib/waymark-$mode trips --json > /job/busy-$mode-trips-in-range.json 2>&1
     done
-    echo "$cpu_before $(read_cpu)" | awk '{ printf "%.2f %.2f\n", ($4 - $1) / ($5 - $2), 2 * ($6 - $3) / ($5 - $2) }' > /job/busy-cpu-$(echo $modes | tr ' ' -)
+    echo "$cpu_before $(read_cpu)" | awk '{ t = $7 - $2; printf "%.2f %.2f %.2f %.2f\n", ($6 - $1) / t, 2 * ($8 - $3) / t, 2 * ($9 - $4) / t, 2 * ($10 - $5) / t }' \
+        > /job/busy-cpu-$(echo $modes | tr ' ' -)
 
     step "busy air, $modes: the beacon leaves"
     kill -USR1 $airs
