@@ -105,14 +105,9 @@ struct AirBench {
         let session = try provider.waymarkConfig(backend: backend, secretFile: job.file("client-secret"))
         try session.write(toFile: work.file("login.conf"), atomically: true, encoding: .utf8)
         let arguments = ["--config", work.file("login.conf"), "--data-dir", job.file("data")]
-        let input = Pipe()
-        let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],
-                                     aptPackage: "(built by swift build)", logPath: work.file("login.log"), stdin: input)
-        ChildProcess.feed(input, Data((Glewlwyd.password + "\n").utf8))
-        guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
-        let pair = try ChildProcess(binary, arguments + ["pair", "--ibeacon", "e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0", "--label", "car"],
-                                    aptPackage: "(built by swift build)", logPath: work.file("pair.log"))
-        guard try pair.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark pair", output: pair.output) }
+        try Glewlwyd.logIn(binary, arguments, logPath: work.file("login.log"))
+        let pair = try WaymarkBinary.run(arguments + ["pair", "--ibeacon", "e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0", "--label", "car"], in: work)
+        guard pair.status == 0 else { throw PeerError.startFailed("waymark pair", output: pair.output) }
         // The VM's job installs the secret there; the receiver is a FIFO it holds open, silent.
         try (session.replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
              + "[Bluetooth]\nAdapter = hci0\n\n[Location]\nSource = nmea:///run/waymark-gps\n")

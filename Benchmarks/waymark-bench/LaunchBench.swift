@@ -29,11 +29,7 @@ struct LaunchBench {
 
             """).write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
         let arguments = ["--config", work.file("w.conf"), "--data-dir", work.file("data")]
-        let input = Pipe()
-        let login = try ChildProcess(binary, arguments + ["login", "--username", Glewlwyd.username, "--password-stdin"],
-                                     aptPackage: "(built by swift build)", logPath: work.file("login.log"), stdin: input)
-        ChildProcess.feed(input, Data((Glewlwyd.password + "\n").utf8))
-        guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
+        try Glewlwyd.logIn(binary, arguments, logPath: work.file("login.log"))
 
         // A binary linked a moment ago is dirty in the page cache, and smaps
         // would count its pages as the daemon's private dirty memory.

@@ -56,6 +56,16 @@ public final class Glewlwyd: @unchecked Sendable {
                    directory.file("oidc-key.pem"), directory.file("oidc-cert.pem")])
     }
 
+    /// Runs `binary login` (with `arguments` before it) as this provider's
+    /// user, the password on standard input, as the benches set a gateway up.
+    public static func logIn(_ binary: String, _ arguments: [String], logPath: String) throws {
+        let input = Pipe()
+        let login = try ChildProcess(binary, arguments + ["login", "--username", username, "--password-stdin"],
+                                     aptPackage: "(built by swift build)", logPath: logPath, stdin: input)
+        ChildProcess.feed(input, Data((password + "\n").utf8))
+        guard try login.wait(timeout: 30) == 0 else { throw PeerError.startFailed("waymark login", output: login.output) }
+    }
+
     /// The `[Session]` and `[Backend]` sections of a waymark config for this
     /// provider's confidential client and `backend`; writes the client
     /// secret (0600) to `secretFile`.
