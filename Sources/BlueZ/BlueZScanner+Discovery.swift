@@ -1,21 +1,34 @@
 import Basics
 import BluetoothKernel
 import DBus
+import Logging
 
 extension BlueZScanner {
-    /// Stop, set the filter, start: with bounded retries on the errors BlueZ
-    /// gives while an adapter is settling.
+    /// Stop, (register the do-nothing monitor,) set the filter, start: with
+    /// bounded retries on the errors BlueZ gives while an adapter is settling.
     func startDiscovery(reason: String) async {
         guard let adapter = adapterPath else { return }
         generation += 1
         let mine = generation
         enter(.starting)
-        await unregisterMonitor()
+        if monitorRegistered != adapter || !discoversUnderMonitor { await unregisterMonitor() }
         for attempt in 1...max(options.discoveryAttempts, 1) {
             // BlueZ refuses a second StartDiscovery from the same client; stopping
             // first (and ignoring "not started") makes a restart always work.
             _ = try? await adapterCall(adapter, "StopDiscovery")
             do {
+                // The filter is chosen as the scan starts: the monitor goes first.
+                if discoversUnderMonitor, monitorRegistered == nil {
+                    do {
+                        try await registerMonitor(on: adapter)
+                        Log.info("scanner: discovery on \(Self.name(of: adapter)) under an advertisement monitor: the controller's duplicate filter is off, nothing to cycle")
+                    } catch where error.name != .accessDenied {
+                        guard mine == generation else { return }
+                        Log.warning("scanner: bluetoothd refused the advertisement monitor (\(error)); discovery is cycled")
+                        monitorsOffered = false
+                        await unregisterMonitor()
+                    }
+                }
                 _ = try await adapterCall(adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
                 _ = try await adapterCall(adapter, "StartDiscovery")
                 guard mine == generation, adapter == adapterPath else { return }
@@ -66,11 +79,12 @@ extension BlueZScanner {
             Timers.Loop { [weak self] in await self?.watchdogLoop() },
             Timers.Loop { [weak self] in await self?.sweepLoop() },
         ]
-        // A monitor's scan keeps the duplicate filter off: nothing to cycle.
+        // A registered monitor keeps the duplicate filter off, in the kernel's
+        // passive scan and in discovery's active one: nothing to cycle.
         // The cycle runs on discovery's connection's executor: StartDiscovery
         // goes out in the wake-up that read StopDiscovery's reply, which
         // shortens the time not scanning by two thread hand-offs per call.
-        if !usesMonitor {
+        if monitorRegistered == nil {
             loops.append(Timers.Loop(on: discoveryControl.executor) { [weak self] in await self?.cycleLoop() })
         }
         timers.replace(with: loops)

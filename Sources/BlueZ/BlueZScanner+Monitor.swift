@@ -12,6 +12,16 @@ extension BlueZScanner {
         }
     }
 
+    /// Whether active discovery runs with the do-nothing monitor registered
+    /// first: the kernel then starts discovery's scan with the controller's
+    /// duplicate filter off (`hci_active_scan_sync`, while
+    /// `hci_is_adv_monitoring`), so every advert reaches bluetoothd and
+    /// nothing needs cycling. Not where the controller filters by the
+    /// monitors' patterns itself.
+    var discoversUnderMonitor: Bool {
+        reception?.mode == .active && monitorsOffered && !monitorsOffloaded
+    }
+
     /// Starts the scan the way the mode wants it.
     func startScanning(reason: String) async {
         if usesMonitor { await startMonitoring(reason: reason) } else { await startDiscovery(reason: reason) }
@@ -29,13 +39,7 @@ extension BlueZScanner {
         _ = try? await adapterCall(adapter, "StopDiscovery")
         await unregisterMonitor()
         do {
-            let application = try exportMonitors()
-            // Set before the call: bluetoothd may release a monitor it refuses
-            // before it answers, and that must count.
-            monitorRegistered = adapter
-            _ = try await connection.call(
-                destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "RegisterMonitor",
-                arguments: [.objectPath(application.root)], timeout: .seconds(10))
+            try await registerMonitor(on: adapter)
             guard mine == generation, adapter == adapterPath else { return }
             enter(.scanning)
             discoveryStarted = tick
@@ -47,6 +51,16 @@ extension BlueZScanner {
             if error.name == .accessDenied { return lose(.accessDenied) }
             await monitorsFailed("bluetoothd refused the advertisement monitor (\(error))")
         }
+    }
+
+    func registerMonitor(on adapter: String) async throws(DBusError) {
+        let application = try exportMonitors()
+        // Set before the call: bluetoothd may release a monitor it refuses
+        // before it answers, and that must count.
+        monitorRegistered = adapter
+        _ = try await connection.call(
+            destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "RegisterMonitor",
+            arguments: [.objectPath(application.root)], timeout: .seconds(10))
     }
 
     /// Monitors stopped working (refused, or released by bluetoothd): not
@@ -78,11 +92,11 @@ extension BlueZScanner {
 
     /// What the monitors watch for. In mgmt mode, nothing: bluetoothd's work
     /// for each advert would be thrown away, unless the controller filters
-    /// by the patterns, which then decide what the channel carries too.
-    /// Otherwise the paired identities' patterns, or everything
-    /// (`MonitorPattern.catchAll`).
+    /// by the patterns, which then decide what the channel carries too. In
+    /// active mode, nothing: discovery brings every advert. Otherwise the
+    /// paired identities' patterns, or everything (`MonitorPattern.catchAll`).
     var monitorPatterns: [MonitorPattern] {
-        if reception?.mode == .mgmt, !monitorsOffloaded { return [.nothing] }
+        if reception?.mode != .passive, !monitorsOffloaded { return [.nothing] }
         let patterns = options.monitorPatterns ?? MonitorPattern.catchAll
         // The kernel has room for 32 monitors in all; leave most of it to others.
         return patterns.isEmpty || patterns.count > MonitorPattern.catchAll.count ? MonitorPattern.catchAll : patterns

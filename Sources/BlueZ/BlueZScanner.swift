@@ -240,11 +240,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         deviceUpdates = nil
         management?.cancel()
         management = nil
-        if monitorRegistered != nil {
-            await unregisterMonitor()
-        } else if let adapterPath, state == .scanning {
+        if let adapterPath, state == .scanning, !usesMonitor {
             _ = try? await discoveryControl.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
         }
+        await unregisterMonitor()
         discoveryConnection?.close()
         discoveryConnection = nil
         monitorApplication?.unexport(from: connection)

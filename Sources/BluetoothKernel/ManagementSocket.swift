@@ -58,7 +58,32 @@ public final class ManagementSocket: Sendable {
             _ = Glibc.close(fd)
             throw .failed(call: "bind", errno: error)
         }
-        return ManagementSocket(adopting: fd)
+        let channel = ManagementSocket(adopting: fd)
+        channel.reserveReceiveBuffer()
+        return channel
+    }
+
+    /// What the kernel queues for this socket before it drops events
+    /// without a word: by default about 200 KiB, under a second of busy air
+    /// on every controller. Asks for `receiveBufferRequest` (past
+    /// `net.core.rmem_max` with `CAP_NET_ADMIN`, which the control channel
+    /// needs anyway); memory is taken only while events wait unread.
+    public func reserveReceiveBuffer() {
+        var size = Int32(Self.receiveBufferRequest)
+        let length = socklen_t(MemoryLayout<Int32>.size)
+        if setsockopt(descriptor, SOL_SOCKET, SO_RCVBUFFORCE, &size, length) != 0 {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, length)
+        }
+    }
+
+    /// 4 MiB, which the kernel doubles for its bookkeeping.
+    public static var receiveBufferRequest: Int { 4 << 20 }
+
+    /// The receive buffer's size, as the kernel reports it.
+    public var receiveBuffer: Int {
+        var size: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, &length) == 0 ? Int(size) : 0
     }
 
     /// Reads events on `queue` until `cancel()`: each advert goes to

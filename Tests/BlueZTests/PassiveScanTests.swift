@@ -63,6 +63,69 @@ struct PassiveScanTests {
         #expect(try await rig.calls("UnregisterMonitor", on: "/").count == 1)
     }
 
+    @Test func activeDiscoveryStartsUnderTheDoNothingMonitorRegisteredFirstAndIsNeverCycled() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        // Every BlueZ method the mock runs, in the order it runs them.
+        let (called, calls) = AsyncStream.makeStream(of: String.self)
+        let subscription = try await rig.connection.subscribe(MatchRule(
+            sender: "org.bluez", interface: "org.freedesktop.DBus.Mock", member: "MethodCalled")) { message in
+            if let name = (try? message.arguments())?.first?.string { calls.yield(name) }
+        }
+        defer { subscription.cancel() }
+        let clock = TestClock()
+        var options = options(.active)
+        options.watchdog = .seconds(600)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.startRunning()
+        var order: [String] = []
+        while order.last != "StartDiscovery" { order.append(try await called.next(within: .seconds(20), "StartDiscovery")) }
+        // The kernel picks the duplicate filter as the scan starts: the monitor must be there.
+        #expect(order.filter { ["RegisterMonitor", "SetDiscoveryFilter", "StartDiscovery"].contains($0) }
+            == ["RegisterMonitor", "SetDiscoveryFilter", "StartDiscovery"], "\(order)")
+        #expect(try await registeredPatterns(rig) == [MonitorPattern.nothing.content])
+
+        try await rig.addDevice("C0:FF:EE:00:00:01", manufacturer: [BlueZScannerTests.ibeacon])
+        _ = try await scanner.sightings.nextMatching(within: .seconds(20)) { $0.address.description == "C0:FF:EE:00:00:01" }
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(30))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await rig.calls("StartDiscovery").count == 1)
+        #expect(await scanner.cycles.count == 0)
+
+        await scanner.stop()
+        #expect(try await rig.calls("StopDiscovery").count >= 2)
+        #expect(try await rig.calls("UnregisterMonitor", on: "/").count == 1)
+    }
+
+    @Test func aMonitorReleasedUnderActiveDiscoveryLeavesDiscoveryCycled() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let clock = TestClock()
+        var options = options(.active)
+        options.watchdog = .seconds(600)
+        options.cycle = .seconds(5)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.startRunning()
+        #expect(try await rig.calls("RegisterMonitor", on: "/").count == 1)
+        try await rig.mock.control(rig.connection, interface: "io.waymark.BlueZMock", "ReleaseMonitors", [.string("hci0")])
+        try await withDeadline(.seconds(20), "discovery restarted without the monitor") {
+            while try await rig.calls("StartDiscovery").count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        try await clock.waitForSleepers(3)
+        clock.advance(by: .seconds(5))
+        try await withDeadline(.seconds(20), "a discovery cycle") {
+            while await scanner.cycles.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(await scanner.reception?.mode == .active)
+        #expect(await scanner.state == .scanning)
+        await scanner.stop()
+    }
+
     @Test func theMonitorCarriesThePatternsAndNoRSSIThresholds() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
@@ -113,17 +176,21 @@ struct PassiveScanTests {
         try await scanner.startRunning()
         #expect(await scanner.reception?.mode == .mgmt)
 
+        #expect(try await registeredPatterns(rig) == (offloaded ? [Self.beacon.content] : [MonitorPattern.nothing.content]))
+        #expect(try await rig.calls("StartDiscovery").isEmpty)
+        await scanner.stop()
+    }
+
+    /// The contents of the patterns registered first, read back as bluetoothd reads them.
+    private func registeredPatterns(_ rig: BlueZTestRig) async throws -> [[UInt8]] {
         let registered = try #require(try await rig.calls("RegisterMonitor", on: "/").first?.fields?[1].array?.first?.string)
         let reply = try await rig.connection.call(
             destination: rig.connection.uniqueName, path: registered, interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects")
-        let patterns = try #require(reply.first?.entries).flatMap { entry in
+        return try #require(reply.first?.entries).flatMap { entry in
             (entry.value.stringKeyed?["org.bluez.AdvertisementMonitor1"]?.stringKeyed?["Patterns"]?.array ?? []).compactMap { pattern in
                 pattern.fields.flatMap { fields in fields.count == 3 ? fields[2].bytes : nil }
             }
         }
-        #expect(patterns == (offloaded ? [Self.beacon.content] : [MonitorPattern.nothing.content]))
-        #expect(try await rig.calls("StartDiscovery").isEmpty)
-        await scanner.stop()
     }
 
     @Test func bluetoothdBackWithoutMonitorsFallsBackToCycledDiscoveryAndSaysSo() async throws {

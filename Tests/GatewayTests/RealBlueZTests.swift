@@ -47,9 +47,8 @@ struct RealBlueZTests {
         try (config + """
 
             [Bluetooth]
-            # hci0 advertises once; hci2 scans. The emulated controller reports
-            # an advertiser once per scan: discovery cycling brings it back.
-            # Active mode is asked for, since bluetoothd offers monitors here.
+            # hci0 advertises (pulsed); hci2 scans. Active mode is asked for,
+            # since bluetoothd offers monitors here.
             Adapter = hci2
             ScanMode = active
 
@@ -134,6 +133,10 @@ struct RealBlueZTests {
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
         let mgmt = results.text("busy-mgmt.log")
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
+        // And active mode's discovery runs under the do-nothing monitor, never cycled.
+        let active = results.text("busy-active.log")
+        #expect(active.contains("under an advertisement monitor: the controller's duplicate filter is off") && active.contains("after 0 discovery cycles"),
+                "\(active.suffix(2000))")
         let busyStatus = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: job.file("busy-status.json")))) as? [String: Any])
         // Whichever busy-air gateway owns the control interface answers.
         let scanning = busyStatus["scanning"] as? [String: String]

@@ -14,8 +14,8 @@
 # mode on controllers of its own: a gateway from
 # the shipped default config (BeaconLostTimeout and ReopenWindow
 # shortened; see busy-*.conf) on one, and `scan` on another, each hearing
-# the same population (the same seed). active: ScanMode = active, among 30
-# devices (below); mgmt: auto with CAP_NET_ADMIN as an ambient capability,
+# the same population (the same seed). active: ScanMode = active, its
+# discovery under the do-nothing advertisement monitor; mgmt: auto with CAP_NET_ADMIN as an ambient capability,
 # as the unit grants it; passive: auto without it, bluetoothd offering
 # advertisement monitors. After IN_RANGE s the beacon leaves the air of
 # every controller (SIGUSR1), and each trip must end. The guest's CPU use
@@ -28,7 +28,7 @@ caps="--inh-caps +net_admin --ambient-caps +net_admin"
 as_waymark() { setpriv --reuid=waymark --regid=waymark --init-groups "$@"; }
 
 # The first scenario's beacon stops: busy air is the virtual controllers'.
-btmgmt --index 0 rm-adv 3 >> /job/btmgmt.log 2>&1
+unpulse 0 $car_beacon 3
 # The population of $1 devices around the car's beacon, in /job/busy-population-$1.json.
 population() {
     tenth=$(($1 / 10))
@@ -39,7 +39,6 @@ population() {
 EOF
 }
 population 300
-population 30
 
 # Starts vhci-air.py with the population, logging to /run/truth-$1.log;
 # sets $air to its PID and $index to the controller's index, powered on.
@@ -79,14 +78,7 @@ read_cpu() {
 phase() {
     modes="$*" airs="" gateways=""
     for mode in $modes; do
-        # Cycled discovery among 300 devices does not hold the scan's 2 s:
-        # with the gateway and the scan each cycling, bluetoothd's discovery
-        # was off 568 ms a cycle on average and up to 1.7 s, and the scan's
-        # longest silence from the beacon was 3.3 s (the gateway held its
-        # trip, with 11 of 13 samples). Active mode runs among 30; the
-        # README has the figures.
         devices=300
-        [ $mode = active ] && devices=30
         step "busy air, $mode: the beacon among $devices devices, a gateway and a scan each on a virtual controller"
         air busy-$mode
         airs="$airs $air"
@@ -139,7 +131,7 @@ phase() {
     done
     for pid in $airs; do kill -TERM $pid; wait $pid 2> /dev/null; done
     for mode in $modes; do
-        cp /run/truth-busy-$mode.log /job/truth-busy-$mode.log
+        cp /run/truth-busy-$mode.log /run/truth-scan-$mode.log /job/
         sqlite3 -readonly /var/lib/waymark-$mode/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" \
             > /job/busy-$mode-beacon-samples 2>&1
     done

@@ -16,7 +16,8 @@ start_bluetooth 8 --experimental
 
 step "hci0 advertises the iBeacon"
 btmgmt --index 0 power on > /job/btmgmt.log 2>&1
-btmgmt --index 0 add-adv -c -g -d "$ADVERT" 3 >> /job/btmgmt.log 2>&1 || finish 15 "add-adv failed"
+pulse 0 3 "$ADVERT" -c -g
+car_beacon=$!
 
 # The store is copied off 9p: SQLite's WAL needs shared memory mappings.
 mkdir -p /var/lib/waymark /etc/waymark && cp -a /job/data/. /var/lib/waymark/ && chmod 700 /var/lib/waymark
