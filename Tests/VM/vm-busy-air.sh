@@ -11,13 +11,13 @@
 # beacon). `make bench-air` measures the stack up to 1,000 devices.
 #
 # Active mode alone, then mgmt and passive at once (phase, below), each
-# mode on controllers of its own: a gateway from
-# the shipped default config (BeaconLostTimeout and ReopenWindow
-# shortened; see busy-*.conf) on one, and `scan` on another, each hearing
-# the same population (the same seed). active: ScanMode = active, its
-# discovery under the do-nothing advertisement monitor; mgmt: auto with CAP_NET_ADMIN as an ambient capability,
-# as the unit grants it; passive: auto without it, bluetoothd offering
-# advertisement monitors. After IN_RANGE s the beacon leaves the air of
+# mode on controllers of its own: a gateway from the shipped default config
+# (BeaconLostTimeout and ReopenWindow shortened; see busy-*.conf) on one,
+# and `scan` on another, each hearing the same population (the same seed).
+# active: ScanMode = active, its discovery under the do-nothing
+# advertisement monitor; mgmt: auto with CAP_NET_ADMIN as an ambient
+# capability, as the unit grants it; passive: auto without it, bluetoothd
+# offering advertisement monitors. After IN_RANGE s the beacon leaves the air of
 # every controller (SIGUSR1), and each trip must end. The guest's CPU use
 # over each phase goes to /job/busy-cpu-MODES: the busy share of both
 # cores, then bluetoothd's, the gateways' (debug builds) and the virtual
@@ -137,12 +137,10 @@ phase() {
     done
 }
 
-# Active mode alone: its discovery cycles are calls to bluetoothd, which
-# the other modes' four controllers (about 400 adverts a second) keep
-# busy. With all three at once, the active scan's discovery was off 3.4 s
-# a cycle on average and up to 7.2 s, and it heard the beacon 12 times in
-# 60 s; mgmt and passive held every check, with the emulated machine 70 %
-# busy.
+# Active mode alone: every advert of its two controllers is a Device1
+# update and a signal in bluetoothd (in one run the emulated machine was
+# 65 % busy, bluetoothd 42 % of a core), as much as mgmt and passive's
+# four controllers together cost it.
 phase active
 phase mgmt passive
 sqlite3 -readonly -separator ' ' /var/lib/waymark-active/waymark.db \
