@@ -10,8 +10,11 @@ internal import Glibc
 /// for a process with nothing to gain from them.
 public enum HugePages {
     /// Turns them off for this process and what it executes; the kernel's
-    /// reason when it refuses.
+    /// reason when it refuses. Nil too where the setting does not exist
+    /// (EINVAL: qemu-user, which runs the arm64 `waymark` while its package
+    /// is built, or a kernel before 3.15): nothing can be done about it.
     public static func turnOff() -> String? {
-        csystem_disable_huge_pages() == 0 ? nil : String(cString: strerror(errno))
+        guard csystem_disable_huge_pages() != 0, errno != EINVAL else { return nil }
+        return String(cString: strerror(errno))
     }
 }
