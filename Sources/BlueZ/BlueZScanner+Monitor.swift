@@ -77,7 +77,7 @@ extension BlueZScanner {
 
     /// A call from bluetoothd to a monitor, other than a device report.
     func monitorCalled(_ call: MonitorApplication.Call) async {
-        // Release after our own UnregisterMonitor finds nothing registered.
+        // A Release of ours handled late finds nothing registered.
         guard call == .release, monitorRegistered != nil, state == .scanning || state == .starting else { return }
         await monitorsFailed("bluetoothd released the advertisement monitor")
     }
@@ -85,6 +85,8 @@ extension BlueZScanner {
     func unregisterMonitor() async {
         guard let adapter = monitorRegistered, let application = monitorApplication else { return }
         monitorRegistered = nil
+        unregistering.value = true
+        defer { unregistering.value = false }
         _ = try? await connection.call(
             destination: "org.bluez", path: adapter, interface: Self.monitorManager, method: "UnregisterMonitor",
             arguments: [.objectPath(application.root)], timeout: .seconds(5))
@@ -111,7 +113,7 @@ extension BlueZScanner {
             self.monitorApplication = nil
         }
         let application = MonitorApplication(patterns: patterns)
-        let (table, sink, tick, viaDBus, control, bus) = (devices, deliver, ticker, adverts, controlSink, connection)
+        let (table, sink, tick, viaDBus, control, bus, ours) = (devices, deliver, ticker, adverts, controlSink, connection, unregistering)
         try application.export(on: connection) { call in
             switch call {
             case .deviceFound(let path, let monitor):
@@ -122,6 +124,10 @@ extension BlueZScanner {
                 }
             case .deviceLost:
                 // Not sent without RSSI thresholds: presence is timed from the adverts.
+                break
+            case .release where ours.value:
+                // Called by our own UnregisterMonitor, before its answer: read
+                // here, on the connection's loop, in the order they came.
                 break
             case .activate, .release:
                 control?.yield(.monitor(call))

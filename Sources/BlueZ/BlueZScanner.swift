@@ -99,6 +99,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var monitorApplication: MonitorApplication?
     /// The adapter the monitors are registered with, while they are.
     var monitorRegistered: String?
+    /// Set while our own UnregisterMonitor is unanswered: bluetoothd calls
+    /// each monitor's Release before it answers, and those are no failure,
+    /// even when a new registration is under way by the time they are handled.
+    let unregistering = SharedFlag(false)
 
     /// Sightings go to `sightings`, an async stream. A consumer that keeps up
     /// with every advert (the recorder) can instead pass `onSighting`, which

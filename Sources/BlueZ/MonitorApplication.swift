@@ -61,8 +61,10 @@ struct MonitorApplication: Sendable {
             let patterns = monitors[index]
             try connection.export(DBusObject([
                 DBusInterface(Self.interface, methods: [
-                    DBusMethod("Activate") { _ in handle(.activate); return [] },
-                    DBusMethod("Release") { _ in handle(.release); return [] },
+                    // On the loop, in order with the replies read with them:
+                    // a Release that comes before UnregisterMonitor's answer is its.
+                    DBusMethod("Activate", input: "") { _ in handle(.activate) },
+                    DBusMethod("Release", input: "") { _ in handle(.release) },
                     DBusMethod("DeviceFound", input: "o") { call in
                         if let path = try? call.arguments().first?.string { handle(.deviceFound(path: path, monitor: index)) }
                     },

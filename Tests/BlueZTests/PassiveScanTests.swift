@@ -222,6 +222,48 @@ struct PassiveScanTests {
         await scanner.stop()
     }
 
+    /// bluetoothd calls Release on each monitor before it answers
+    /// UnregisterMonitor; handled after the new registration began, it
+    /// looked like bluetoothd dropping that one.
+    @Test func theReleasesOfOurOwnUnregisteringAreNotTakenForTheNewMonitorsRelease() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        try await rig.offerMonitors()
+        let clock = TestClock()
+        var options = options(.passive)
+        options.watchdog = .seconds(30)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        let events = scanner.events
+        try await scanner.startRunning()
+        var restarts: [String] = []
+        func scanStarted() async throws {
+            while true {
+                switch try await events.next(within: .seconds(20), "the scan started") {
+                case .discoveryStarted(_, let reason): return restarts.append(reason)
+                case .reception(let reception, .passive?): Issue.record("fell back: \(reception)")
+                default: continue
+                }
+            }
+        }
+        try await scanStarted()
+        for _ in 1...3 {
+            // Silence under a monitor: the watchdog registers it again.
+            try await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(31))
+            try await scanStarted()
+        }
+        #expect(restarts == ["start"] + Array(repeating: "watchdog: no adverts", count: 3))
+        #expect(try await rig.calls("RegisterMonitor", on: "/").count == 4)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await scanner.reception?.mode == .passive)
+        #expect(try await rig.calls("StartDiscovery").isEmpty)
+        await scanner.stop()
+        for await event in events {
+            if case .reception(let reception, .passive?) = event { Issue.record("fell back: \(reception)") }
+        }
+    }
+
     /// A rig whose BlueZ offers monitors, and a scanner started on it in passive mode.
     private func scanningPassively() async throws -> (BlueZTestRig, BlueZScanner<ContinuousClock>, AsyncStream<ScannerEvent>) {
         let rig = try await BlueZTestRig()
