@@ -244,8 +244,13 @@ struct RealBlueZTests {
             return VMJob.time(of: object)
         }
         let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
-        let heard = "\(mode): scan heard the beacon \(scan.count) times, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
-        #expect(scan.count >= 25, "\(heard)")
+        // What the scan's controller sent of the beacon between the scan's first and last sighting of it.
+        let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
+        let scanSent = job.text("truth-scan-\(mode).log").split(separator: "\n").filter { line in
+            line.contains(" sent C0:FF:EE:00:00:01 car adv") && Double(line.prefix { $0 != " " }).map(window.contains) == true
+        }.count
+        let heard = "\(mode): scan heard the beacon \(scan.count) times of \(scanSent) sent, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
+        #expect(scan.count >= 25 && scanSent >= 150 && Double(scan.count) >= 0.8 * Double(scanSent), "\(heard)")
         #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
 
         let ended = job.number("busy-\(mode)-ended-after")
