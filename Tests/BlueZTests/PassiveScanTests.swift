@@ -25,10 +25,8 @@ struct PassiveScanTests {
     }
 
     @Test func autoScansUnderAMonitorWhenBluetoothdOffersOneAndHearsEveryMatchingAdvertWithoutDiscovery() async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         let clock = TestClock()
         let scanner = BlueZScanner(connection: rig.connection, options: options(.auto), clock: clock)
         let sightings = scanner.sightings
@@ -64,10 +62,8 @@ struct PassiveScanTests {
     }
 
     @Test func activeDiscoveryStartsUnderTheDoNothingMonitorRegisteredFirstAndIsNeverCycled() async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         // Every BlueZ method the mock runs, in the order it runs them.
         let (called, calls) = AsyncStream.makeStream(of: String.self)
         let subscription = try await rig.connection.subscribe(MatchRule(
@@ -101,10 +97,8 @@ struct PassiveScanTests {
     }
 
     @Test func aMonitorReleasedUnderActiveDiscoveryLeavesDiscoveryCycled() async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         let clock = TestClock()
         var options = options(.active)
         options.watchdog = .seconds(600)
@@ -127,10 +121,8 @@ struct PassiveScanTests {
     }
 
     @Test func theMonitorCarriesThePatternsAndNoRSSIThresholds() async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         var options = options(.passive)
         options.monitorPatterns = nil
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
@@ -156,10 +148,8 @@ struct PassiveScanTests {
     /// patterns itself gets the paired ones, or the channel would carry nothing.
     @Test(arguments: [false, true])
     func inMgmtModeTheMonitorWatchesForNothingUnlessTheControllerFiltersByItsPatterns(offloaded: Bool) async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         if offloaded {
             _ = try await rig.connection.call(
                 destination: "org.bluez", path: "/org/bluez/hci0", interface: "org.freedesktop.DBus.Mock", method: "UpdateProperties",
@@ -226,10 +216,8 @@ struct PassiveScanTests {
     /// UnregisterMonitor; handled after the new registration began, it
     /// looked like bluetoothd dropping that one.
     @Test func theReleasesOfOurOwnUnregisteringAreNotTakenForTheNewMonitorsRelease() async throws {
-        let rig = try await BlueZTestRig()
+        let rig = try await rigOfferingMonitors()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        try await rig.offerMonitors()
         let clock = TestClock()
         var options = options(.passive)
         options.watchdog = .seconds(30)
@@ -264,11 +252,17 @@ struct PassiveScanTests {
         }
     }
 
-    /// A rig whose BlueZ offers monitors, and a scanner started on it in passive mode.
-    private func scanningPassively() async throws -> (BlueZTestRig, BlueZScanner<ContinuousClock>, AsyncStream<ScannerEvent>) {
+    /// A rig with hci0, whose BlueZ offers monitors (`bluetoothd --experimental`).
+    private func rigOfferingMonitors() async throws -> BlueZTestRig {
         let rig = try await BlueZTestRig()
         try await rig.addAdapter()
         try await rig.offerMonitors()
+        return rig
+    }
+
+    /// A rig whose BlueZ offers monitors, and a scanner started on it in passive mode.
+    private func scanningPassively() async throws -> (BlueZTestRig, BlueZScanner<ContinuousClock>, AsyncStream<ScannerEvent>) {
+        let rig = try await rigOfferingMonitors()
         let scanner = BlueZScanner(connection: rig.connection, options: options(.passive), clock: ContinuousClock())
         let events = scanner.events
         try await scanner.startRunning()

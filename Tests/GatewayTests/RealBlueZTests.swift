@@ -235,7 +235,7 @@ struct RealBlueZTests {
         let first = try #require(samples.first, "\(mode): no beacon samples: \(job.text("busy-\(mode)-beacon-samples"))")
         let expected = Int(((stopped - first) / Self.beaconInterval).rounded(.down)) + 1
         // The controller's log says what the air carried: every report it sent.
-        let sent = job.text("truth-busy-\(mode).log").split(separator: "\n").filter { $0.contains(" sent C0:FF:EE:00:00:01 car adv") }.count
+        let sent = job.advertsSent("truth-busy-\(mode).log", by: "car").count
         #expect(Double(samples.count) >= 0.8 * Double(expected) && expected >= 12,
                 "\(mode): \(samples.count) beacon samples of \(expected) expected over \(Int(stopped - first)) s; the controller sent the beacon's advert \(sent) times")
 
@@ -246,9 +246,7 @@ struct RealBlueZTests {
         let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
         // What the scan's controller sent of the beacon between the scan's first and last sighting of it.
         let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
-        let scanSent = job.text("truth-scan-\(mode).log").split(separator: "\n").filter { line in
-            line.contains(" sent C0:FF:EE:00:00:01 car adv") && Double(line.prefix { $0 != " " }).map(window.contains) == true
-        }.count
+        let scanSent = job.advertsSent("truth-scan-\(mode).log", by: "car").filter(window.contains).count
         let heard = "\(mode): scan heard the beacon \(scan.count) times of \(scanSent) sent, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
         #expect(scan.count >= 25 && scanSent >= 150 && Double(scan.count) >= 0.8 * Double(scanSent), "\(heard)")
         #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")

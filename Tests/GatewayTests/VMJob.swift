@@ -16,6 +16,15 @@ struct VMJob {
     /// One number per line (sample times from a `SELECT time …`).
     func numbers(_ name: String) -> [Double] { text(name).split(separator: "\n").compactMap { Double($0) } }
 
+    /// When a virtual controller's log (`vhci-air.py`, in `name`) says it
+    /// sent `device`'s advert: "<time> sent <address> <device> adv <rssi>".
+    func advertsSent(_ name: String, by device: String) -> [Double] {
+        text(name).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count >= 5 && fields[1] == "sent" && fields[3] == device && fields[4] == "adv" ? Double(fields[0]) : nil
+        }
+    }
+
     /// The trips `trips --json` wrote to `name`, and those of them that
     /// started in or after the second written to `startedFile`; nil when
     /// the file is not a JSON array.
