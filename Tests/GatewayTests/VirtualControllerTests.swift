@@ -35,13 +35,23 @@ struct VirtualControllerTests {
         #expect(population.count == 21)
         // The kernel scans with the duplicate filter on: within one scan
         // enable each advertiser is reported once; the next enable clears it.
-        var windows: [[String]] = []
+        // A window is one scan enable, from "scan on" to "scan off" (or the
+        // log's end); bluetoothd may restart discovery just before
+        // bluetoothctl stops it, so a window can be shorter than the car's
+        // interval, and only those of a second or more must hold the car.
+        var windows: [(opened: Double, closed: Double?, reports: [String])] = []
         for line in truth where line.count > 2 {
-            if line[1] == "scan", line[2] == "on" { windows.append([]) }
-            if line[1] == "sent", !windows.isEmpty { windows[windows.count - 1].append(line[2] + " " + line[4]) }
+            guard let time = Double(line[0]) else { continue }
+            if line[1] == "scan", line[2] == "on" { windows.append((time, nil, [])) }
+            if line[1] == "scan", line[2] == "off", let last = windows.indices.last, windows[last].closed == nil { windows[last].closed = time }
+            if line[1] == "sent", line.count > 4, let last = windows.indices.last, windows[last].closed == nil {
+                windows[last].reports.append(line[2] + " " + line[4])
+            }
         }
-        #expect(windows.count >= 2 && windows.allSatisfy { Set($0).count == $0.count }, "\(windows)")
-        #expect(windows.allSatisfy { $0.contains(Self.car + " adv") }, "\(windows)")
+        let reports = windows.map(\.reports)
+        #expect(windows.count >= 2 && reports.allSatisfy { Set($0).count == $0.count }, "\(reports)")
+        let long = windows.filter { window in window.closed.map { $0 - window.opened >= 1 } ?? false }
+        #expect(long.count >= 2 && long.allSatisfy { $0.reports.contains(Self.car + " adv") }, "\(windows)")
 
         // The kernel's discovery reports every advertiser; bluetoothd's
         // general discovery leaves out those whose adverts carry no
