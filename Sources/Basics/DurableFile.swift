@@ -19,6 +19,7 @@ public enum DurableFile {
     /// syncs the size a reader needs). Without `replace`, `path` must not
     /// exist. The caller owns the descriptor.
     public static func begin(_ path: String, head: [UInt8], mode: UInt32 = 0o600, replace: Bool = false) throws(DurableFileError) -> Int32 {
+        try refuseUnlessRegular(path)
         let temporary = temporaryPath(for: path)
         let fd = try create(temporary, mode: mode)
         do throws(DurableFileError) {
@@ -55,6 +56,24 @@ public enum DurableFile {
     }
 
     static func temporaryPath(for path: String) -> String { path + ".new" }
+
+    /// Throws when something other than a regular file is at `path`: a
+    /// rename would put a file in place of a device, a FIFO or a link.
+    private static func refuseUnlessRegular(_ path: String) throws(DurableFileError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        let kind = switch info.st_mode & S_IFMT {
+        case S_IFREG: ""
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+        guard kind.isEmpty else { throw .notRegular(path: path, kind: kind) }
+    }
 
     private static func create(_ temporary: String, mode: mode_t) throws(DurableFileError) -> Int32 {
         // A temporary left by a cut is stale: nobody else writes this name.

@@ -169,6 +169,24 @@ enum BluetoothCommands {
             Log.error("pair: --role must be vehicle or sensor")
             return .usage
         }
+        // One way to name the device: a flag that does not apply to it is an error, never ignored.
+        let ways = ["--ibeacon", "--eddystone", "--address", "--irk", "--irk-file", "--bonded"].filter {
+            invocation.values[$0] != nil || invocation.flag($0)
+        }
+        let named = ways.filter { $0 != "--address" || !ways.contains("--bonded") }
+        guard named.count <= 1 else {
+            Log.error("pair: give one identity, not \(named.joined(separator: " and ")) together (--bonded takes --address)")
+            return .usage
+        }
+        if !named.isEmpty, let scanOnly = ["--within", "--strongest"].first(where: { invocation.values[$0] != nil || invocation.flag($0) }) {
+            Log.error("pair: \(scanOnly) chooses by scanning; it does not apply to \(named[0])")
+            return .usage
+        }
+        let label = invocation.values["--label"]
+        if let label, let problem = Pairing.labelProblem(label) {
+            Log.error("pair: --label \(problem)")
+            return .usage
+        }
         var bindkey: [UInt8]?
         switch KeyInput.bindkey.read(invocation, for: "pair") {
         case .success(let key): bindkey = key
@@ -192,12 +210,13 @@ enum BluetoothCommands {
             identity = await chooseBonded(configuration, address: invocation.values["--address"])
             guard identity != nil else { return .unavailable }
         } else if let text = invocation.values["--ibeacon"] {
-            let parts = text.split(separator: ":")
-            guard parts.count == 3, parts[0].count == 36, let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else {
-                Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR")
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 36, let uuid = UUID(uuidString: String(parts[0])),
+                  let major = Self.decimal16(parts[1]), let minor = Self.decimal16(parts[2]) else {
+                Log.error("pair: --ibeacon must be UUID:MAJOR:MINOR (a UUID of hex digits, MAJOR and MINOR 0 to 65535), got \(text.debugDescription)")
                 return .usage
             }
-            identity = .iBeacon(uuid: parts[0].lowercased(), major: major, minor: minor)
+            identity = .iBeacon(uuid: uuid.uuidString.lowercased(), major: major, minor: minor)
         } else if let text = invocation.values["--eddystone"] {
             let parts = text.split(separator: ":")
             guard parts.count == 2, parts[0].count == 20, parts[1].count == 12,
@@ -226,8 +245,8 @@ enum BluetoothCommands {
         }
         do {
             let pairing = try PairingStore(database: store.database).pair(
-                identity: identity, role: role, label: invocation.values["--label"] ?? identity.description, bindkey: bindkey.map(KeyInput.hex))
-            print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(pairing.label))")
+                identity: identity, role: role, label: label ?? identity.description, bindkey: bindkey.map(KeyInput.hex))
+            print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(TerminalText.escaped(pairing.label)))")
             return .ok
         } catch {
             Log.error("pair: \(error)")
@@ -311,7 +330,7 @@ enum BluetoothCommands {
             } else {
                 for p in list {
                     let key = p.bindkey == nil ? "" : p.isIRK ? "\tIRK set" : "\tbindkey set"
-                    print("#\(p.id)\t\(p.role.rawValue)\t\(p.identity)\t\(p.label)\(key)")
+                    print("#\(p.id)\t\(p.role.rawValue)\t\(TerminalText.escaped(p.identity.description))\t\(TerminalText.escaped(p.label))\(key)")
                 }
             }
             return .ok
@@ -349,6 +368,12 @@ enum BluetoothCommands {
         case .absent: return []
         case .failed(let code): throw code
         }
+    }
+
+    /// MAJOR or MINOR of an iBeacon: decimal digits only, 0 to 65535.
+    private static func decimal16(_ text: Substring) -> UInt16? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt16(text)
     }
 
     /// nil for a malformed value (after logging); `.some(nil)` when absent without default.

@@ -222,33 +222,55 @@ enum Doctor {
     private static func store(_ invocation: Invocation) -> [Check] {
         let directory = invocation.dataDirectory
         var info = stat()
-        let exists = stat(directory, &info) == 0
+        let exists = lstat(directory, &info) == 0
+        let isDirectory = exists && info.st_mode & S_IFMT == S_IFDIR
         let privateDirectory = exists && info.st_mode & 0o077 == 0
         let writable = access(directory, W_OK) == 0
         let readOnly = !writable && errno == EROFS
         var integrity = "not created yet"
-        var intact = true
-        if access(invocation.storePath, F_OK) == 0 {
+        var integrityFix = ""
+        if isDirectory, access(invocation.storePath, F_OK) == 0 {
             do {
-                let store = try GatewayStore(path: invocation.storePath)
+                let store = try GatewayStore(path: invocation.storePath, create: false)
                 integrity = try store.database.read { try $0.scalar("PRAGMA quick_check")?.text } ?? "?"
-                intact = integrity == "ok"
+                integrityFix = "waymark start moves the damaged store aside (kept) and starts an empty one"
             } catch {
                 integrity = "\(error)"
-                intact = false
+                integrityFix = Self.fix(forStoreError: error, directory: directory)
             }
         }
         // Someone else's store is not broken: doctor runs as the wrong user.
         let owner = exists && geteuid() != 0 && geteuid() != info.st_uid ? getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } : nil
-        let unwritable = owner.map { "run it as the store's owner: sudo -u \($0) waymark doctor" }
-            ?? (readOnly ? "the filesystem under \(directory) is read-only: remount it read-write" : "chmod 700 \(directory)")
+        let unwritable = if exists && info.st_mode & S_IFMT == S_IFLNK {
+            "the store never follows a symbolic link: give --data-dir the real directory"
+        } else if exists && !isDirectory {
+            "\(directory) is not a directory: give --data-dir (or the unit's StateDirectory) a directory"
+        } else {
+            owner.map { "run it as the store's owner: sudo -u \($0) waymark doctor" }
+                ?? (readOnly ? "the filesystem under \(directory) is read-only: remount it read-write" : "chmod 700 \(directory)")
+        }
+        let kind = !exists ? "not created yet" : info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : isDirectory ? "" : "not a directory"
         return [
-            Check(area: "store", name: "writable", ok: !exists || writable, detail: directory, fix: unwritable),
+            Check(area: "store", name: "writable", ok: !exists || (isDirectory && writable), detail: kind.isEmpty ? directory : "\(directory): \(kind)",
+                  fix: unwritable),
             Check(area: "store", name: "permissions", ok: !exists || privateDirectory,
-                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
-            Check(area: "store", name: "integrity", ok: intact, detail: integrity, fix: "a damaged store is moved aside at the next start",
+                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)",
                   needs: ["store/writable"]),
+            Check(area: "store", name: "integrity", ok: integrity == "ok" || integrity == "not created yet", detail: integrity, fix: integrityFix,
+                  needs: ["store/writable", "store/permissions"]),
         ]
+    }
+
+    /// What to do about a store that would not open: each refusal has its own fix.
+    static func fix(forStoreError error: any Error, directory: String) -> String {
+        switch error as? StorageError {
+        case .newerSchema?: "install the newer Waymark again, or move the store aside (it is kept) and log in to start an empty one"
+        case .damaged?: "waymark start moves the damaged store aside (kept as waymark.db.corrupt-…) and starts an empty one"
+        case .refused(let path, _)?: "give the store a private directory of its own (chmod 700; no symbolic link): \(path)"
+        case .notOwned(let path, let owner, _)?:
+            "run it as the store's owner: sudo -u \(getpwuid(owner).map { String(cString: $0.pointee.pw_name) } ?? "#\(owner)") waymark doctor (\(path))"
+        default: "check the disk and the permissions of \(directory)"
+        }
     }
 
     private static func session(_ configuration: Configuration, _ invocation: Invocation) async -> [Check] {
@@ -282,7 +304,7 @@ enum Doctor {
 
     /// The store if there is one: doctor only looks, and never creates one.
     private static func existingStore(_ invocation: Invocation) -> GatewayStore? {
-        Database.exists(at: invocation.storePath) ? try? GatewayStore(path: invocation.storePath) : nil
+        Database.exists(at: invocation.storePath) ? try? GatewayStore(path: invocation.storePath, create: false) : nil
     }
 
     /// The Pi has no RTC: before NTP syncs, the clock can be years behind.

@@ -7,9 +7,14 @@ import Logging
 /// says so (a symbolic link at the path is replaced, never followed).
 enum PrivateFile {
     /// A command's `--out` file (replaced with `--force`, atomically: a power
-    /// cut leaves the old file or the new one): `done` is said once it is
-    /// written; a file that cannot be is said and exits 73.
+    /// cut leaves the old file or the new one; only a regular file is ever
+    /// replaced): `done` is said once it is written. `-` is standard output.
+    /// A file that cannot be made exits 73, one whose bytes cannot be written 74.
     static func output(_ text: String, to path: String, _ invocation: Invocation, saying done: @autoclosure () -> String) -> ExitCode {
+        guard path != "-" else {
+            print(text, terminator: "")
+            return .ok
+        }
         do {
             try DurableFile.write(Array(text.utf8), to: path, mode: 0o600, replace: invocation.flag("--force"))
         } catch .exists(let path) {
@@ -17,7 +22,7 @@ enum PrivateFile {
             return .cannotCreate
         } catch {
             Log.error("\(invocation.command ?? "waymark"): \(error)")
-            return .cannotCreate
+            return error.isWriteFailure ? .ioError : .cannotCreate
         }
         Log.notice(done())
         return .ok

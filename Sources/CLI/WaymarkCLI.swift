@@ -94,22 +94,39 @@ public enum WaymarkCLI {
             return ExitCode.usage.rawValue
         }
         guard let name = invocation.command, let command = commands.first(where: { $0.name == name }) else {
+            // Asked for, the usage is the output; otherwise it explains an error.
+            guard invocation.wantsHelp else {
+                Log.raw(overview + "\n")
+                return ExitCode.usage.rawValue
+            }
             print(overview)
-            return (invocation.wantsHelp ? ExitCode.ok : ExitCode.usage).rawValue
+            return finishOutput("waymark", .ok).rawValue
         }
         if invocation.wantsHelp {
             print(command.help, terminator: "")
-            return ExitCode.ok.rawValue
+            return finishOutput(name, .ok).rawValue
         }
         // These hold tokens in memory: no core dump, no ptrace by the same user.
         if ["run", "login"].contains(name), csystem_set_undumpable() != 0 {
             Log.warning("\(name): cannot mark the process undumpable: \(String(cString: strerror(errno)))")
         }
         if !command.arguments.isEmpty || invocation.arguments.isEmpty {
-            return await command.run(invocation).rawValue
+            return finishOutput(name, await command.run(invocation)).rawValue
         }
         Log.error("waymark: \(UsageError.unexpectedArgument(invocation.arguments[0]))")
         return ExitCode.usage.rawValue
+    }
+
+    /// Every command's standard output ends here: whatever it printed is
+    /// flushed, and a write that failed (a full disk, a closed terminal)
+    /// anywhere along the way is one line on stderr and exit 74, never a
+    /// silent success.
+    static func finishOutput(_ name: String, _ code: ExitCode) -> ExitCode {
+        let failure = csystem_finish_stdout()
+        guard failure != 0 else { return code }
+        let reason = String(cString: strerror(failure))
+        Log.error("\(name): cannot write to standard output: \(reason)")
+        return .ioError
     }
 
     /// What every command does first, on the main thread before any other

@@ -2,6 +2,7 @@
 #define WAYMARK_CSYSTEM_SHIM_H
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -16,6 +17,16 @@
 
 /* prctl(2) is variadic, which Swift cannot call. Marks the process not
    dumpable: no core file, no ptrace or /proc/PID/mem by the same user. */
+/* Flushes stdout and says whether any write to it failed since the start
+   (the stream's error flag is sticky): 0, or an errno (EIO when the failed
+   write's own errno is gone). Swift cannot name glibc's stdout safely. */
+static inline int csystem_finish_stdout(void) {
+    errno = 0;
+    int flushed = fflush(stdout);
+    if (flushed == 0 && !ferror(stdout)) return 0;
+    return errno ? errno : EIO;
+}
+
 static inline int csystem_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /* No transparent huge pages for this process (kept across exec). */

@@ -99,6 +99,7 @@ final class CaptureFile {
     static func failure(_ path: String, _ error: DurableFileError) -> CaptureError {
         switch error {
         case .exists: .file(path: path, operation: "create it", errno: EEXIST, message: String(cString: strerror(EEXIST)))
+        case .notRegular(_, let kind): .file(path: path, operation: "create it", errno: EEXIST, message: "\(kind) is there")
         case .system(_, let operation, let code): .file(path: path, operation: operation, errno: code, message: String(cString: strerror(code)))
         }
     }

@@ -28,10 +28,18 @@ public enum Log {
     public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
     public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
 
+    /// Text for a terminal, as it is (a usage or help text): one write(2).
+    public static func raw(_ text: String) {
+        text.withCString { pointer in
+            _ = Glibc.write(STDERR_FILENO, pointer, strlen(pointer))
+        }
+    }
+
     private static func write(_ priority: Priority, _ message: () -> String) {
         guard priority.rawValue <= level.load(ordering: .relaxed) else { return }
-        var line = "<\(priority.rawValue)>" + message()
-        line.removeAll { $0 == "\n" }
+        // One line, whatever the message holds: a control character from a
+        // file or a device is shown, never obeyed by the terminal.
+        var line = "<\(priority.rawValue)>" + TerminalText.escaped(message())
         line.append("\n")
         // One write(2) per line keeps lines whole when several threads log.
         line.withCString { pointer in

@@ -1,4 +1,5 @@
 import Advertisements
+import Logging
 public import BlueZ
 public import Cipher
 public import Vocabulary
@@ -22,6 +23,18 @@ public struct Pairing: Sendable, Equatable, Codable {
     public var bindkey: String?
 
     package enum CodingKeys: String, CodingKey { case id, identity, role, label, hasBindkey = "has_bindkey", hasIRK = "has_irk" }
+
+    /// The longest label, in characters: a line of `beacons` and a chart's title.
+    public static let maximumLabelLength = 64
+
+    /// Why `label` cannot be a pairing's label (empty, too long, or holding
+    /// a control character), or nil when it can.
+    public static func labelProblem(_ label: String) -> String? {
+        if label.isEmpty { return "is empty" }
+        if label.count > maximumLabelLength { return "has \(label.count) characters; at most \(maximumLabelLength)" }
+        if !TerminalText.isPlain(label) { return "holds a control character (\(TerminalText.escaped(label)))" }
+        return nil
+    }
 
     /// The id a sensor's samples carry (`pairing-3`).
     public var sensorID: String { "pairing-\(id)" }

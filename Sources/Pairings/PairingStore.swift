@@ -45,11 +45,19 @@ package struct PairingStore {
         try database.write { connection in
             let text = SQLValue.text(identity.description)
             if role == .vehicle { try connection.run("DELETE FROM pairing WHERE role = 'vehicle' AND identity != ?", [text]) }
+            // A new pairing never takes an id an earlier one had: sensors'
+            // samples carry it (`pairing-N`), uploaded or queued.
+            let last = try connection.scalar("""
+                SELECT max(coalesce((SELECT max(id) FROM pairing), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_pairing_id'), 0))
+                """)?.integer ?? 0
             try connection.run("""
-                INSERT INTO pairing (identity, role, label, bindkey, created) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO pairing (id, identity, role, label, bindkey, created) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (identity) DO UPDATE SET role = excluded.role, label = excluded.label, bindkey = excluded.bindkey
-                """, [text, .text(role.rawValue), .text(label), bindkey.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSince1970)])
+                """, [.integer(max(last, 0) + 1), text, .text(role.rawValue), .text(label), bindkey.map(SQLValue.text) ?? .null, .real(Date().timeIntervalSince1970)])
             let id = try connection.scalar("SELECT id FROM pairing WHERE identity = ?", [text])?.integer ?? 0
+            try connection.run("""
+                INSERT INTO meta (key, value) VALUES ('last_pairing_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [.text(String(max(last, id)))])
             return Pairing(id: id, identity: identity, role: role, label: label, bindkey: bindkey)
         }
     }

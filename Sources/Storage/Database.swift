@@ -17,26 +17,33 @@ public final class Database: Sendable {
     public let schemaVersion: Int
     private let connection: Mutex<Connection>
 
+    /// With `create` (the default), a missing directory (but not its
+    /// parents) and file are made, and a damaged file is moved aside for a
+    /// fresh store. Without it, nothing is created or moved: a missing or
+    /// damaged store is an error (`damaged`), for commands that only read.
     public init(
         path: String, migrations: [Migration], synchronous: Synchronous = .full,
-        busyTimeout: Duration = .seconds(5)
+        busyTimeout: Duration = .seconds(5), create: Bool = true
     ) throws(StorageError) {
         try Self.validate(migrations)
         let directory = DurableFile.directory(of: path)
-        try FileMode.ensureDirectory(directory, mode: 0o700)
-        try FileMode.ensureFile(path, mode: 0o600)
+        try FileMode.ensureDirectory(directory, mode: 0o700, create: create)
+        try FileMode.ensureFile(path, mode: 0o600, create: create)
 
         var aside: String?
         var opened: Connection
+        var version: Int
         do throws(StorageError) {
+            if !create, try FileMode.isEmpty(path) { throw .damaged(path: path, reason: "the file is empty") }
             opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)
-            try Self.checkIntegrity(opened)
-        } catch let error where Self.isDamage(error) {
+            try Self.checkIntegrity(opened, path: path)
+            version = try Self.migrate(opened, migrations, path: path)
+        } catch let error where create && Self.isDamage(error) {
             aside = try Self.moveAside(path)
-            try FileMode.ensureFile(path, mode: 0o600)
+            try FileMode.ensureFile(path, mode: 0o600, create: true)
             opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)
+            version = try Self.migrate(opened, migrations, path: path)
         }
-        let version = try Self.migrate(opened, migrations)
         self.path = path
         self.movedAside = aside
         self.schemaVersion = version
@@ -97,20 +104,28 @@ public final class Database: Sendable {
     }
 
     /// `PRAGMA quick_check`: O(N) and enough to catch torn and overwritten pages.
-    private static func checkIntegrity(_ connection: Connection) throws(StorageError) {
-        let check = try connection.prepare("PRAGMA quick_check")
+    private static func checkIntegrity(_ connection: Connection, path: String) throws(StorageError) {
+        let check: Statement
+        do {
+            check = try connection.prepare("PRAGMA quick_check")
+        } catch .sqlite(let code, let message, _) where code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB {
+            throw .damaged(path: path, reason: message)
+        }
         try check.bind([])
         defer { check.reset() }
         var results: [String] = []
         while try check.step() { results.append(Row(statement: check.raw).text(0) ?? "") }
         guard results == ["ok"] else {
-            throw .sqlite(code: SQLITE_CORRUPT, message: "integrity check failed: " + results.prefix(3).joined(separator: "; "), sql: "PRAGMA quick_check")
+            throw .damaged(path: path, reason: "integrity check failed: " + results.prefix(3).joined(separator: "; "))
         }
     }
 
     private static func isDamage(_ error: StorageError) -> Bool {
-        guard case .sqlite(let code, _, _) = error else { return false }
-        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+        switch error {
+        case .damaged: true
+        case .sqlite(let code, _, _): code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+        default: false
+        }
     }
 
     /// Renames the database and its WAL and shared-memory files to
@@ -142,11 +157,17 @@ public final class Database: Sendable {
     /// Runs the steps the store lacks. A store from a newer Waymark is
     /// opened as it is only if its `schema_compat` row says a Waymark that
     /// knows this schema may still use it; otherwise it is left untouched.
-    private static func migrate(_ connection: Connection, _ migrations: [Migration]) throws(StorageError) -> Int {
+    private static func migrate(_ connection: Connection, _ migrations: [Migration], path: String) throws(StorageError) -> Int {
         let current = Int(try connection.scalar("PRAGMA user_version")?.integer ?? 0)
         let known = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_compat'")?.integer == 1
+        guard current >= 0 else { throw .damaged(path: path, reason: "its schema version is \(current)") }
+        if current == 0, let tables = try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer, tables > 0 {
+            throw .damaged(path: path, reason: "it holds \(tables) schema objects but says schema version 0")
+        }
         if current > migrations.count {
-            let oldest = known ? Int(try connection.scalar("SELECT max(oldest_reader) FROM schema_compat")?.integer ?? Int64(current)) : current
+            let recorded = known ? try connection.scalar("SELECT max(oldest_reader) FROM schema_compat")?.integer : nil
+            // Only a version between 1 and the store's own can say who else may read it.
+            let oldest = recorded.map { Int(clamping: $0) }.flatMap { (1...current).contains($0) ? $0 : nil } ?? current
             guard oldest <= migrations.count else { throw .newerSchema(found: current, supported: migrations.count, oldestReader: oldest) }
             return current
         }
@@ -167,6 +188,10 @@ public final class Database: Sendable {
                 try connection.executeScript("COMMIT")
             } catch {
                 try? connection.executeScript("ROLLBACK")
+                // A step that meets what it creates: the version does not match the tables.
+                if case .sqlite(let code, let message, _) = error, code & 0xff == SQLITE_ERROR, message.contains("already exists") {
+                    throw .damaged(path: path, reason: "schema version \(current) does not match its tables (step \(migration.version): \(message))")
+                }
                 throw error
             }
         }

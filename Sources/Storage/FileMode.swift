@@ -4,20 +4,15 @@ internal import Glibc
 /// umask, and refuses what someone else made: a symbolic link, a directory
 /// or file owned by another user, or a directory others can reach.
 enum FileMode {
-    /// Creates `path` (and its parents, 0755) with `mode`. An existing
+    /// Creates `path` with `mode` when `create` says so; its parent must
+    /// exist (a mistyped `--data-dir` is not a new store). An existing
     /// directory is used only as it is: owned by this user and no wider
     /// than `mode`; it is never narrowed behind the user's back.
-    static func ensureDirectory(_ path: String, mode: mode_t) throws(StorageError) {
-        var built = path.hasPrefix("/") ? "" : "."
-        let components = path.split(separator: "/")
-        for (index, component) in components.enumerated() {
-            built += "/" + component
-            let last = index == components.count - 1
-            if mkdir(built, last ? 0o700 : 0o755) == 0 {
-                if last, chmod(built, mode) != 0 { throw .fileSystem(operation: "chmod", path: built, errno: errno) }
-            } else if errno != EEXIST {
-                throw .fileSystem(operation: "mkdir", path: built, errno: errno)
-            }
+    static func ensureDirectory(_ path: String, mode: mode_t, create: Bool) throws(StorageError) {
+        if create, mkdir(path, 0o700) == 0 {
+            guard chmod(path, mode) == 0 else { throw .fileSystem(operation: "chmod", path: path, errno: errno) }
+        } else if create, errno != EEXIST {
+            throw .fileSystem(operation: "mkdir", path: path, errno: errno)
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .fileSystem(operation: "stat", path: path, errno: errno) }
@@ -28,11 +23,11 @@ enum FileMode {
         }
     }
 
-    /// Creates `path` if needed, never through a symbolic link, and sets `mode`.
-    /// SQLite gives its WAL and shared-memory files the database file's mode,
-    /// so they follow.
-    static func ensureFile(_ path: String, mode: mode_t) throws(StorageError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode)
+    /// Creates `path` if needed (and `create` allows), never through a
+    /// symbolic link, and sets `mode`. SQLite gives its WAL and
+    /// shared-memory files the database file's mode, so they follow.
+    static func ensureFile(_ path: String, mode: mode_t, create: Bool) throws(StorageError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), mode)
         guard fd >= 0 else {
             if errno == ELOOP { throw .refused(path: path, reason: "is a symbolic link") }
             throw .fileSystem(operation: "open", path: path, errno: errno)
@@ -43,6 +38,13 @@ enum FileMode {
         guard info.st_mode & S_IFMT == S_IFREG else { throw .refused(path: path, reason: "is not a regular file") }
         try checkOwner(path, info)
         guard fchmod(fd, mode) == 0 else { throw .fileSystem(operation: "chmod", path: path, errno: errno) }
+    }
+
+    /// Whether the file at `path` holds no bytes (SQLite would take it for a new database).
+    static func isEmpty(_ path: String) throws(StorageError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .fileSystem(operation: "stat", path: path, errno: errno) }
+        return info.st_size == 0
     }
 
     /// Whether something is at `path` (a symbolic link included); a path

@@ -14,6 +14,10 @@ public enum StorageError: Error, Sendable, Equatable {
     /// A path the store will not use: a symbolic link, not a directory, or
     /// open to other users.
     case refused(path: String, reason: String)
+    /// The file is not a store this Waymark can use as it is: torn, not a
+    /// database, empty, or with a schema version its tables contradict.
+    /// Commands that write move it aside; the others leave it untouched.
+    case damaged(path: String, reason: String)
     /// The store belongs to another user (say, root made it with `sudo`).
     case notOwned(path: String, owner: UInt32, user: UInt32)
 
@@ -49,6 +53,8 @@ extension StorageError: CustomStringConvertible {
                 + "or move the store aside (it is kept) and log in to start an empty one"
         case .invalidMigrations(let why):
             "invalid migrations: \(why)"
+        case .damaged(let path, let reason):
+            "the store \(path) is damaged (\(reason)); waymark start or the daemon moves it aside, keeping it, and starts an empty one"
         case .refused(let path, let reason):
             "refusing to use \(path): it \(reason)"
         case .notOwned(let path, let owner, let user):

@@ -43,9 +43,11 @@ public struct GatewayStore: Sendable {
         Migration(11, RecordingStore.bootSchema, compatible: true),
     ]
 
-    /// Opens (creating if needed) the store at `path`.
-    public init(path: String) throws {
-        database = try Database(path: path, migrations: Self.migrations)
+    /// Opens the store at `path`; with `create`, makes it (and its
+    /// device id) if needed. Without, nothing is created or moved aside.
+    public init(path: String, create: Bool = true) throws {
+        database = try Database(path: path, migrations: Self.migrations, create: create)
+        guard create else { return }
         try database.write { connection in
             try connection.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('device_id', ?)", [.text(UUID().uuidString.lowercased())])
         }

@@ -18,7 +18,7 @@ package enum StoreAccess {
         let path = invocation.storePath
         guard create || Database.exists(at: path) else { return .absent }
         do {
-            let store = try GatewayStore(path: path)
+            let store = try GatewayStore(path: path, create: create)
             if let aside = store.database.movedAside {
                 Log.warning("\(command): the store was damaged; moved it to \(aside) and started a fresh one")
             }
