@@ -40,12 +40,12 @@ package enum ConfigSchema {
             return nil
         },
         duration("Location", "NoDataTimeout", "10s", "treat a silent gpsd connection as dead after this long", minimum: .seconds(1)) { $0.location.noDataTimeout = $1 },
-        duration("Recording", "GapThreshold", "60s", "report interruptions longer than this as telemetry gaps") { $0.recording.gapThreshold = $1 },
-        duration("Recording", "BeaconLostTimeout", "2min", "end a trip when the vehicle beacon is unseen this long") { $0.recording.beaconLostTimeout = $1 },
+        duration("Recording", "GapThreshold", "60s", "report interruptions longer than this as telemetry gaps", minimum: .seconds(1)) { $0.recording.gapThreshold = $1 },
+        duration("Recording", "BeaconLostTimeout", "2min", "end a trip when the vehicle beacon is unseen this long", minimum: .seconds(1)) { $0.recording.beaconLostTimeout = $1 },
         integer("Recording", "TripStartSightings", "3", 1...100, "sightings of the vehicle beacon that start a trip") { $0.recording.tripStartSightings = $1 },
-        duration("Recording", "TripStartWindow", "30s", "window in which those sightings must fall") { $0.recording.tripStartWindow = $1 },
+        duration("Recording", "TripStartWindow", "30s", "window in which those sightings must fall", minimum: .seconds(1)) { $0.recording.tripStartWindow = $1 },
         duration("Recording", "ReopenWindow", "5min", "a beacon back within this time continues the last trip") { $0.recording.reopenWindow = $1 },
-        duration("Recording", "MaxTripDuration", "12h", "longest trip before it is split") { $0.recording.maxTripDuration = $1 },
+        duration("Recording", "MaxTripDuration", "12h", "longest trip before it is split", minimum: .seconds(60)) { $0.recording.maxTripDuration = $1 },
         duration("Recording", "FixInterval", "1s", "at most one fix sample per interval") { $0.recording.fixInterval = $1 },
         duration("Recording", "BeaconInterval", "10s", "at most one vehicle-beacon sample per interval") { $0.recording.beaconInterval = $1 },
         duration("Recording", "SensorInterval", "60s", "sensor readings are recorded on change or at this interval") { $0.recording.sensorInterval = $1 },
@@ -57,7 +57,7 @@ package enum ConfigSchema {
         bytes("Upload", "BatchBytes", "512K", "uncompressed bytes per upload request") { $0.upload.batchBytes = $1 },
         duration("Upload", "BatchAge", "30s", "send a partial batch once its oldest sample is this old") { $0.upload.batchAge = $1 },
         bytes("Upload", "MaxQueueBytes", "256M", "outbox size cap; beyond it the oldest samples are dropped and recorded") { $0.upload.maxQueueBytes = $1 },
-        duration("Upload", "RetryCap", "15min", "longest wait between upload retries") { $0.upload.retryCap = $1 },
+        duration("Upload", "RetryCap", "15min", "longest wait between upload retries", minimum: .seconds(1)) { $0.upload.retryCap = $1 },
         ConfigKey(section: "Upload", name: "Sinks", defaultText: "http",
                   help: "http, mqtt, or both (http, mqtt): a sample leaves the queue once every one has it") { config, text in
             let names = text.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
@@ -134,7 +134,7 @@ package enum ConfigSchema {
         _ section: String, _ name: String, _ defaultText: String, _ help: String, minimum: Duration = .zero,
         _ set: @escaping @Sendable (inout Configuration, Duration) -> Void
     ) -> ConfigKey {
-        let expected = minimum == .zero ? "a duration such as 30s, 5min or 2h" : "a duration of at least \(minimum.components.seconds)s, such as 30s, 5min or 2h"
+        let expected = minimum == .zero ? "a duration such as 30s, 5min or 2h" : "a duration of at least \(ConfigValue.text(minimum)), such as 30s, 5min or 2h"
         return parsed(section, name, defaultText, help, expected: expected, { ConfigValue.duration($0).flatMap { $0 >= minimum ? $0 : nil } }, set)
     }
 
