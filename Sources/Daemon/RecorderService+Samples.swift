@@ -46,24 +46,45 @@ extension RecorderService {
     }
 
     /// The one way a sample reaches the outbox, whatever its kind: stamped,
-    /// its trip's start or end stored, committed, and handed to the sinks.
-    /// A full disk becomes the storage requirement (recording stops with a
-    /// lost-while-running event; what is stored stays intact); any other
-    /// failure is logged with what was lost.
+    /// committed with its trip's start or end in one transaction, and handed
+    /// to the sinks. A full disk becomes the storage requirement (recording
+    /// stops with a lost-while-running event; what is stored stays intact).
+    /// Any other failure is logged with what it affected, and the samples
+    /// are held in memory and committed with the next ones (`UnsavedSamples`).
     func commit(_ recorded: [RecordedSample], urgency: UploadUrgency = .batched) async {
         guard !recorded.isEmpty else { return }
-        let samples = stamper.stamp(recorded)
-        for change in stamper.recordTrips(recorded, stamped: samples, in: recordings) {
+        let stamped = stamper.stamp(recorded)
+        let samples = unsaved.samples + stamped
+        let trips = unsaved.trips + stamper.tripChanges(recorded, stamped: stamped)
+        do {
+            try stamper.append(samples, trips: trips, to: outbox, tracks: recordings)
+        } catch {
+            let kinds = Set(samples.map(\.kind.rawValue)).sorted().joined(separator: ", ")
+            let tripIDs = trips.map { "\($0.id) \($0.verb)" }.joined(separator: ", ")
+            let affected = "\(samples.count) samples (\(kinds))" + (tripIDs.isEmpty ? "" : " and trip \(tripIDs)")
+            if error.isDiskFull {
+                Log.error("recording: cannot commit \(affected): \(error)")
+                unsaved.clear()
+                await handle(.storageFull(at: now))
+                return
+            }
+            unsaved.hold(samples, trips: trips)
+            Log.error("recording: cannot commit \(affected): \(error); \(unsaved.samples.count) are held to commit with the next samples"
+                      + (unsaved.dropped > 0 ? ", \(unsaved.dropped) of the oldest dropped" : ""))
+            return
+        }
+        if samples.count > stamped.count {
+            Log.notice("recording: \(samples.count - stamped.count) samples held after a failed commit are stored")
+        }
+        if unsaved.dropped > 0 {
+            let dropped = unsaved.dropped
+            unsaved.clear()
+            await announce(Event(.dataDropped, [.samples: String(dropped), .reason: "the store refused writes"]))
+        }
+        unsaved.clear()
+        for change in trips {
             Log.notice("recording: trip \(change.id) \(change.verb)")
             if let event = change.event { await announce(event, upload: false) }
-        }
-        do {
-            try stamper.append(samples, to: outbox, tracks: recordings)
-        } catch {
-            let kinds = Set(recorded.map(\.kind.rawValue)).sorted().joined(separator: ", ")
-            Log.error("recording: cannot commit \(recorded.count) samples (\(kinds)): \(error)")
-            if error.isDiskFull { await handle(.storageFull(at: now)) }
-            return
         }
         await samplesCommitted(samples, urgency)
     }

@@ -63,6 +63,8 @@ package actor RecorderService: Service {
     /// What the gateway runs now, and what the last `gateway_info` sample said.
     package internal(set) var gatewayInfo: GatewayInfo
     var gatewayInfoSent: GatewayInfo?
+    /// What the last commits could not store, for the next one to try again.
+    var unsaved = UnsavedSamples()
 
     package init(store: GatewayStore, settings: RecorderSettings, scanner: ScannerService, info: GatewayInfo, clock: any SystemClock = KernelClock(),
                  health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,

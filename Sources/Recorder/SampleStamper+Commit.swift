@@ -9,10 +9,12 @@ package import Vocabulary
 /// Committing what the recording core decided: the daemon and replay share it.
 extension SampleStamper {
     /// A trip that started or ended among recorded samples, with its wall-clock time.
-    package struct TripChange {
+    package struct TripChange: Sendable {
         package var id: String
         package var action: TripDetector.Action
         package var at: Double
+        /// Where the time is not synchronized yet: the boot and its clock's reading, for a later re-stamp.
+        package var unsynced: (id: String, time: Double)?
 
         package var verb: String {
             switch action {
@@ -31,6 +33,15 @@ extension SampleStamper {
             case .resumed: return nil
             }
         }
+
+        /// The trip's row, on the commit's connection.
+        func store(in recordings: RecordingStore, on connection: Connection) throws {
+            switch action {
+            case .started: try recordings.tripStarted(id, at: at, unsynced: unsynced, on: connection)
+            case .ended(_, let reason): try recordings.tripEnded(id, at: at, reason: reason.rawValue, unsynced: unsynced, on: connection)
+            case .resumed: break
+            }
+        }
     }
 
     /// Stamps `recorded` in order: each trip's start, samples and end take
@@ -39,28 +50,26 @@ extension SampleStamper {
         recorded.map { sample($0) }
     }
 
-    /// Stores the trips that start and end among `recorded`, at the times
-    /// their samples were `stamped` with.
-    package func recordTrips(_ recorded: [RecordedSample], stamped: [Sample], in recordings: RecordingStore) -> [TripChange] {
+    /// The trips that start and end among `recorded`, at the times their
+    /// samples were `stamped` with.
+    package func tripChanges(_ recorded: [RecordedSample], stamped: [Sample]) -> [TripChange] {
         zip(recorded, stamped).compactMap { sample, stamped in
             guard let action = sample.tripAction, let id = sample.tripID else { return nil }
-            let at = stamped.time
-            let unsynced = stamped.timeSource == .unsynced ? stamped.boot : nil
-            switch action {
-            case .started: try? recordings.tripStarted(id, at: at, unsynced: unsynced)
-            case .ended(_, let reason): try? recordings.tripEnded(id, at: at, reason: reason.rawValue, unsynced: unsynced)
-            case .resumed: break
-            }
-            return TripChange(id: id, action: action, at: at)
+            return TripChange(id: id, action: action, at: stamped.time, unsynced: stamped.timeSource == .unsynced ? stamped.boot : nil)
         }
     }
 
-    /// Appends stamped `samples` to the outbox, with their positions and
-    /// readings to their trips' timelines, in one transaction. A timeline
-    /// that cannot be written costs the report, never the samples.
-    package func append(_ samples: [Sample], to outbox: Outbox, tracks recordings: RecordingStore) throws(CommitError) {
+    /// Appends stamped `samples` to the outbox, with the rows of the trips
+    /// they start and end, and their positions and readings to their trips'
+    /// timelines, in one transaction: the samples and their trips' rows are
+    /// stored together or not at all. A timeline that cannot be written
+    /// costs the report, never the samples.
+    package func append(_ samples: [Sample], trips: [TripChange], to outbox: Outbox, tracks recordings: RecordingStore) throws(CommitError) {
         do {
-            try outbox.append(samples) { connection, seqs in recordings.track(samples, seqs: seqs, on: connection) }
+            try outbox.append(samples) { connection, seqs in
+                for trip in trips { try trip.store(in: recordings, on: connection) }
+                recordings.track(samples, seqs: seqs, on: connection)
+            }
         } catch {
             throw CommitError(underlying: error)
         }

@@ -44,15 +44,24 @@ package struct SampleStamper {
         if stamped.source != .unsynced, lastSource != stamped.source {
             let offset = stamped.time - recorded.time
             let (boot, source, recordings) = (stamped.reading.bootID, stamped.source, recordings)
-            if let count = try? outbox.restamp(bootID: boot, offset: offset, source: source, alongside: {
-                try recordings.restamp(bootID: boot, offset: offset, source: source, on: $0)
-            }), count > 0 {
-                Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples")
+            do {
+                let count = try outbox.restamp(bootID: boot, offset: offset, source: source, alongside: {
+                    try recordings.restamp(bootID: boot, offset: offset, source: source, on: $0)
+                })
+                if count > 0 { Log.notice("recording: the clock is trusted now (\(stamped.source.rawValue)); re-stamped \(count) unsynced samples") }
+                // The trip's floor moves with its re-stamped samples.
+                if let floor = tripFloor, floor.source == .unsynced { tripFloor = (floor.trip, floor.boot, floor.boot + offset, stamped.source) }
+            } catch {
+                // The source stays as it was, so the next sample tries again.
+                Log.error("recording: cannot re-stamp this boot's unsynced samples and trips with the trusted clock (\(error)); trying again with the next sample")
+                return sample(recorded, stamped)
             }
-            // The trip's floor moves with its re-stamped samples.
-            if let floor = tripFloor, floor.source == .unsynced { tripFloor = (floor.trip, floor.boot, floor.boot + offset, stamped.source) }
         }
         lastSource = stamped.source
+        return sample(recorded, stamped)
+    }
+
+    private mutating func sample(_ recorded: RecordedSample, _ stamped: (time: Double, source: TimeSource, reading: ClockReading)) -> Sample {
         let time = recorded.tripID.map { monotonic(stamped.time, at: recorded.time, source: stamped.source, in: $0) } ?? stamped.time
         return Sample(time: time, tripID: recorded.tripID, payload: recorded.payload, timeSource: stamped.source,
                       boot: (stamped.reading.bootID, recorded.time))

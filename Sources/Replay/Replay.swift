@@ -150,11 +150,12 @@ package struct Replay {
     private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
         guard !recorded.isEmpty else { return }
         let samples = state.stamper.stamp(recorded)
-        for change in state.stamper.recordTrips(recorded, stamped: samples, in: recordings) {
+        let trips = state.stamper.tripChanges(recorded, stamped: samples)
+        try state.stamper.append(samples, trips: trips, to: outbox, tracks: recordings)
+        for change in trips {
             state.tripIDs.insert(change.id)
             if let event = change.event { try store.record(event, at: Date(timeIntervalSince1970: change.at)) }
         }
-        try state.stamper.append(samples, to: outbox, tracks: recordings)
         for sample in samples { state.counts[sample.kind, default: 0] += 1 }
     }
 }

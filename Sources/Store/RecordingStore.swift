@@ -167,17 +167,23 @@ package struct RecordingStore: Sendable {
     /// `unsynced`: the boot and boot-clock reading of a start timed before
     /// the clock was trusted.
     package func tripStarted(_ id: String, at time: Double, unsynced: (id: String, time: Double)? = nil) throws {
-        try database.write {
-            try $0.run("INSERT OR IGNORE INTO trip (id, start, start_boot_id, start_boot) VALUES (?, ?, ?, ?)",
-                       [.text(id), .real(time), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null])
-        }
+        try database.write { try tripStarted(id, at: time, unsynced: unsynced, on: $0) }
     }
 
     package func tripEnded(_ id: String, at time: Double, reason: String, unsynced: (id: String, time: Double)? = nil) throws {
-        try database.write {
-            try $0.run("UPDATE trip SET end = ?, end_reason = ?, end_boot_id = ?, end_boot = ? WHERE id = ?",
-                       [.real(time), .text(reason), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null, .text(id)])
-        }
+        try database.write { try tripEnded(id, at: time, reason: reason, unsynced: unsynced, on: $0) }
+    }
+
+    /// A trip's row, in the transaction on `connection` (the one that
+    /// commits its first samples): both are stored, or neither.
+    package func tripStarted(_ id: String, at time: Double, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
+        try connection.run("INSERT OR IGNORE INTO trip (id, start, start_boot_id, start_boot) VALUES (?, ?, ?, ?)",
+                           [.text(id), .real(time), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null])
+    }
+
+    package func tripEnded(_ id: String, at time: Double, reason: String, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
+        try connection.run("UPDATE trip SET end = ?, end_reason = ?, end_boot_id = ?, end_boot = ? WHERE id = ?",
+                           [.real(time), .text(reason), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null, .text(id)])
     }
 
     /// The clock is trusted now: trips and timelines timed before it, in

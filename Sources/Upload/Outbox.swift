@@ -67,7 +67,7 @@ public struct Outbox: Sendable {
     /// with their sequence numbers: what belongs with them costs no second
     /// commit (and no second fsync).
     @discardableResult
-    public func append(_ samples: [Sample], alongside: ((Connection, ClosedRange<Int64>) -> Void)? = nil) throws -> ClosedRange<Int64>? {
+    public func append(_ samples: [Sample], alongside: ((Connection, ClosedRange<Int64>) throws -> Void)? = nil) throws -> ClosedRange<Int64>? {
         guard !samples.isEmpty else { return nil }
         let seqs = try database.write { connection in
             let insert = try connection.prepare("""
@@ -82,7 +82,7 @@ public struct Outbox: Sendable {
                 if index == 0 { first = connection.lastInsertRowID }
             }
             let seqs = first...connection.lastInsertRowID
-            alongside?(connection, seqs)
+            try alongside?(connection, seqs)
             return seqs
         }
         // The record a power-cut test holds the store and the ingest to.
