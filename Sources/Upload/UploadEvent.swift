@@ -9,6 +9,9 @@ public enum UploadEvent: Sendable, Equatable {
     case waitingForLogin
     /// The size cap removed these samples before upload.
     case dataDropped(DroppedRange)
+    /// The size cap could not be enforced (the store refused the write):
+    /// the queue may grow past it until the next drain tries again.
+    case capNotEnforced(String)
     /// The queue is empty.
     case drained
 }

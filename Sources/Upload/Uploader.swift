@@ -111,13 +111,19 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private func drain() async {
         // The cap is checked once per drain, and its count of the table is
         // the depth too: counting per batch would cost a scan each time.
-        let cap = try? outbox.enforceCap(maxRows: options.maxQueuedSamples, maxBytes: options.maxQueuedBytes, at: now())
-        if let dropped = cap?.dropped {
-            Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
-            sink.yield(.dataDropped(dropped))
+        do {
+            let cap = try outbox.enforceCap(maxRows: options.maxQueuedSamples, maxBytes: options.maxQueuedBytes, at: now())
+            if let dropped = cap.dropped {
+                Log.warning("upload: the queue is full; dropped samples \(dropped.firstSeq)–\(dropped.lastSeq)")
+                sink.yield(.dataDropped(dropped))
+            }
+            addedSinceCount = 0
+            lastCount = cap.depth
+        } catch {
+            // The depth stays what it was known to be, plus what came since.
+            Log.error("upload: cannot enforce the queue's cap (\(options.maxQueuedSamples) samples, \(options.maxQueuedBytes) bytes): \(error); tried again at the next drain")
+            sink.yield(.capNotEnforced("\(error)"))
         }
-        addedSinceCount = 0
-        lastCount = cap?.depth ?? 0
         while !Task.isCancelled {
             let batch: Batch?
             do {
@@ -174,7 +180,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             sink.yield(.deadLettered(first: batch.firstSeq, last: batch.lastSeq, status: status))
             return true
         case .retry(let status, let retryAfter):
-            try? outbox.noteError(status.map { "HTTP \($0)" } ?? "no response")
+            BestEffort.write("note the upload error in the queue's status") { try outbox.noteError(status.map { "HTTP \($0)" } ?? "no response") }
             scheduleRetry(status: status, after: retryAfter)
             return false
         case .notAuthorized:

@@ -167,6 +167,36 @@ struct UploaderTests {
         #expect(try rig.backend.missing(upto: 150) == Array(1...50))
     }
 
+    /// The store refuses the cap's record of what it drops: the failure is
+    /// an event, and the next drain enforces the cap, dropping exactly what
+    /// it would have. (Logged out, so that nothing leaves the queue meanwhile.)
+    @Test func aCapTheStoreRefusesIsReportedAndEnforcedAtTheNextDrain() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(150, startingAt: 1_796_000_000)
+        try rig.provider.revokeAll()
+        _ = try? await rig.session.refresh()
+        try rig.database.write { try $0.run("CREATE TRIGGER injected BEFORE INSERT ON dropped_range BEGIN SELECT RAISE(ABORT, 'injected fault'); END") }
+        var options = UploadRig.quick
+        options.maxQueuedSamples = 100
+        let uploader = rig.uploader(options, clock: ContinuousClock())
+        let running = Task { await uploader.run() }
+        uploader.flush()
+        let events = try await UploadRig.untilSettled(uploader.events)
+        #expect(events.contains { if case .capNotEnforced(let why) = $0 { why.contains("injected fault") } else { false } }, "\(events)")
+        #expect(!events.contains { if case .dataDropped = $0 { true } else { false } })
+        #expect(try rig.outbox.status().depth == 150)
+
+        try rig.database.write { try $0.run("DROP TRIGGER injected") }
+        uploader.flush()
+        let later = try await UploadRig.untilSettled(uploader.events)
+        running.cancel()
+        await running.value
+        let dropped = try #require(later.compactMap { if case .dataDropped(let range) = $0 { range } else { nil } }.first, "\(later)")
+        #expect(dropped.firstSeq == 1 && dropped.lastSeq == 50)
+        #expect(try rig.outbox.status().depth == 100)
+    }
+
     @Test func batchesCarryGzipAndAnIdempotencyKeyFromDeviceAndSeqRange() throws {
         let batch = Batch(samples: [
             QueuedSample(seq: 7, sample: Sample(time: 1_444_468_352, tripID: nil, payload: .event(Event(.telemetryGapDetected)))),
