@@ -23,6 +23,8 @@ public actor SessionManager {
     private var metadata: ProviderMetadata?
     /// Remote settings already logged as ignored, so each is logged once.
     private var ignoredSettings: Set<String> = []
+    /// The last answer `isAuthorized` read from the store, for when a read fails.
+    private var lastAuthorized = false
     private var refreshing: Task<Result<String, SessionError>, Never>?
 
     public init(
@@ -48,9 +50,18 @@ public actor SessionManager {
 
     /// True while the persisted session has a usable refresh token (or an
     /// unexpired access token) and has not been invalidated. Reads the store
-    /// only; never contacts the provider.
+    /// only; never contacts the provider. A store that cannot be read (busy,
+    /// an I/O error) is not a logout: the last answer read stands, the
+    /// failure is logged, and the next call reads again.
     public var isAuthorized: Bool {
-        ((try? store.load()) ?? nil)?.isAuthorized(now: now()) ?? false
+        do {
+            let authorized = try store.load()?.isAuthorized(now: now()) ?? false
+            lastAuthorized = authorized
+            return authorized
+        } catch {
+            Log.error("session: cannot read the session from the store (\(error)); keeping the last state read (\(lastAuthorized ? "authorized" : "not authorized")) until a read succeeds")
+            return lastAuthorized
+        }
     }
 
     // MARK: provider
@@ -407,7 +418,7 @@ public actor SessionManager {
         let previous = try? store.settings()
         do { try store.saveSettings(settings, at: now()) } catch { throw .configuration("cannot store remote settings: \(error)") }
         if previous != settings { sink.yield(.remoteSettingsUpdated) }
-        for command in settings.commands where (try? store.markApplied(command, at: now())) == true {
+        for command in settings.commands where isNew(command) {
             sink.yield(.policyUpdated)
             switch command.type {
             case .lock:
@@ -424,6 +435,21 @@ public actor SessionManager {
     }
 
     // MARK: helpers
+
+    /// Whether `command` is to be applied now, and recorded as applied. A
+    /// record that cannot be written does not skip a lock or a wipe: unless
+    /// the store says it was applied before, it is applied (again), and
+    /// recording it is tried at the next fetch.
+    private func isNew(_ command: RemoteSettings.Command) -> Bool {
+        do {
+            return try store.markApplied(command, at: now())
+        } catch {
+            let before = (try? store.isApplied(command)) ?? false
+            Log.error("session: cannot record the fleet's \(command.type.rawValue) command \(command.id) as applied (\(error)); "
+                      + (before ? "it was applied before" : "applying it, and recording it at the next fetch"))
+            return !before
+        }
+    }
 
     private func invalidate(_ reason: AuthorizationEvent.Reason) throws(SessionError) {
         guard try storeStep({ try store.invalidate(reason, at: now()) }) else { return }

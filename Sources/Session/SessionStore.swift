@@ -149,6 +149,11 @@ public struct SessionStore: Sendable {
         }
     }
 
+    /// Whether a command was recorded as applied.
+    func isApplied(_ command: RemoteSettings.Command) throws -> Bool {
+        try database.read { try $0.scalar("SELECT count(*) FROM applied_command WHERE id = ?", [.text(command.id)])?.integer == 1 }
+    }
+
     /// Records a command as applied; false if it already was.
     func markApplied(_ command: RemoteSettings.Command, at time: Double) throws -> Bool {
         try database.write { connection in
