@@ -24,6 +24,7 @@ extension BlueZScanner {
 
     /// Starts the scan the way the mode wants it.
     func startScanning(reason: String) async {
+        do { try await subscribeToDevices() } catch { deviceSubscriptionFailed(error) }
         if usesMonitor { await startMonitoring(reason: reason) } else { await startDiscovery(reason: reason) }
     }
 
@@ -70,7 +71,7 @@ extension BlueZScanner {
         // bluetoothd keeps the application registered after releasing its monitors.
         await unregisterMonitor()
         if reception?.mode == .passive {
-            await receive((ScanReception(mode: .active, reason: "\(why); discovery is cycled"), nil))
+            await receiveWhileRunning((ScanReception(mode: .active, reason: "\(why); discovery is cycled"), nil))
         }
         await startDiscovery(reason: why)
     }

@@ -1,3 +1,4 @@
+import Logging
 public import BluetoothKernel
 public import DBus
 
@@ -69,8 +70,10 @@ extension BlueZScanner {
     static var monitorManager: String { "org.bluez.AdvertisementMonitorManager1" }
 
     /// Switches advert reception to `choice`, the new path first so that
-    /// nothing falls between the two.
-    func receive(_ choice: (ScanReception, ManagementSocket?)) async {
+    /// nothing falls between the two. Throws when the D-Bus path's
+    /// subscription to device changes is refused: reception is then as
+    /// chosen but hears nothing, until `subscribeToDevices` succeeds.
+    func receive(_ choice: (ScanReception, ManagementSocket?)) async throws(DBusError) {
         let (new, socket) = choice
         if let socket {
             let feed = ManagementFeed(socket: socket, table: devices, tick: ticker, deliver: deliver)
@@ -84,36 +87,52 @@ extension BlueZScanner {
             deviceUpdates?.cancel()
             deviceUpdates = nil
         } else {
-            if deviceUpdates == nil {
-                let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection
-                deviceUpdates = try? await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1")) { message in
-                    guard let path = message.path else { return }
-                    message.withArguments { reader in
-                        _ = reader.string()
-                        // Read in place: this runs for every advert.
-                        let behind = bus.unreadBytes >= Self.behindBytes
-                        if let sighting = table.update(path, with: &reader, at: tick(), owedOnly: rounds.value, shedStrangers: behind) {
-                            table.judge(path, interesting: sink(sighting))
-                        }
-                    }
-                }
-            }
             adverts.value = true
             monitorRounds.value = new.mode == .passive
             management?.cancel()
             management = nil
         }
-        guard new != reception else { return }
-        let previous = reception
-        reception = new
-        report(.reception(new, previous: previous?.mode))
+        if new != reception {
+            let previous = reception
+            reception = new
+            report(.reception(new, previous: previous?.mode))
+        }
+        if socket == nil { try await subscribeToDevices() }
+    }
+
+    /// While running: as `receive`, and a refused subscription is logged,
+    /// to be tried again when the scan restarts (the watchdog's first step).
+    func receiveWhileRunning(_ choice: (ScanReception, ManagementSocket?)) async {
+        do { try await receive(choice) } catch { deviceSubscriptionFailed(error) }
+    }
+
+    /// Subscribes to `Device1` changes, the D-Bus path's adverts, unless
+    /// subscribed already or adverts come over the management channel.
+    func subscribeToDevices() async throws(DBusError) {
+        guard adverts.value, deviceUpdates == nil else { return }
+        let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection
+        deviceUpdates = try await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1")) { message in
+            guard let path = message.path else { return }
+            message.withArguments { reader in
+                _ = reader.string()
+                // Read in place: this runs for every advert.
+                let behind = bus.unreadBytes >= Self.behindBytes
+                if let sighting = table.update(path, with: &reader, at: tick(), owedOnly: rounds.value, shedStrangers: behind) {
+                    table.judge(path, interesting: sink(sighting))
+                }
+            }
+        }
+    }
+
+    func deviceSubscriptionFailed(_ error: DBusError) {
+        Log.error("scanner: the bus refused the subscription to device changes (\(error)); nothing is heard over D-Bus until the scan restarts and it is tried again")
     }
 
     /// Changes reception while running, and restarts the scan when the way
     /// it runs (monitor or discovery) changes with it. Scanning never stops for it.
     func fallBack(to choice: (ScanReception, ManagementSocket?)) async {
         let monitored = usesMonitor
-        await receive(choice)
+        await receiveWhileRunning(choice)
         if usesMonitor != monitored, adapterPath != nil, state == .scanning || state == .starting {
             await startScanning(reason: "scan mode changed")
         }
@@ -133,11 +152,11 @@ extension BlueZScanner {
     func retryPreferredMode() async {
         guard options.mode != .active else { return }
         if reception?.mode == .passive, !monitorsOffered {
-            return await receive((ScanReception(mode: .active, reason: "\(Self.noMonitors) since it returned; discovery is cycled"), nil))
+            return await receiveWhileRunning((ScanReception(mode: .active, reason: "\(Self.noMonitors) since it returned; discovery is cycled"), nil))
         }
         guard reception?.mode == .active else { return }
         let choice = choose()
-        if choice.0.mode != .active { await receive(choice) }
+        if choice.0.mode != .active { await receiveWhileRunning(choice) }
     }
 
     /// Management events that were not well-formed, since start.

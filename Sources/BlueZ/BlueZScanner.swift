@@ -181,9 +181,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
             }
         })
-        (self.control, self.owners) = (control, owners)
         if options.mode != .active { monitorsOffered = await Self.monitorsOffered(on: connection, adapter: options.adapter) }
-        await receive(choose())
+        // A scanner whose adverts cannot be subscribed to does not start: run() returns at once.
+        try await receive(choose())
+        (self.control, self.owners) = (control, owners)
         await synchronize(reason: "start")
     }
 

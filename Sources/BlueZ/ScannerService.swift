@@ -62,7 +62,13 @@ package actor ScannerService: Service {
         guard let bus, scanner == nil else { return }
         let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
         await step?(.starting)
-        do { try await scanner.start() } catch { Log.warning("recording: scanner: \(error)") }
+        do {
+            try await scanner.start()
+        } catch {
+            // Not kept: the next `scan` (the recorder's next reconcile) makes a new one.
+            Log.error("recording: scanning did not start: \(error); the next scan tries again")
+            return
+        }
         // Run only once started: a scanner's loops need its subscriptions.
         nextGeneration.yield((scanner, event))
         self.scanner = scanner

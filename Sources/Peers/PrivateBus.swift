@@ -3,11 +3,14 @@ import Foundation
 /// A private system-type `dbus-daemon`, started with `--nofork` and stopped
 /// by PID. Clients reach it through `DBUS_SYSTEM_BUS_ADDRESS=address`.
 public final class PrivateBus: @unchecked Sendable {
-    public enum Policy: Sendable {
+    public enum Policy: Sendable, Equatable {
         /// Anybody may own any name and send anything.
         case allowAll
         /// As `allowAll`, but nobody may send to `org.bluez`.
         case denyBlueZ
+        /// As `allowAll`, with at most this many match rules per connection
+        /// (the bus refuses the next `AddMatch`, as a busy system bus does).
+        case matchRuleLimit(Int)
     }
 
     public let directory: TemporaryDirectory
@@ -47,6 +50,7 @@ public final class PrivateBus: @unchecked Sendable {
 
     static func config(socket: String, policy: Policy) -> String {
         let deny = policy == .denyBlueZ ? "    <deny send_destination=\"org.bluez\"/>\n" : ""
+        let limit = if case .matchRuleLimit(let count) = policy { "  <limit name=\"max_match_rules_per_connection\">\(count)</limit>\n" } else { "" }
         return """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -60,7 +64,7 @@ public final class PrivateBus: @unchecked Sendable {
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
         \(deny)  </policy>
-        </busconfig>
+        \(limit)</busconfig>
 
         """
     }

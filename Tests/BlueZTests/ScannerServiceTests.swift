@@ -99,4 +99,19 @@ struct ScannerServiceTests {
         await service.stop()
         #expect(try await rig.isDiscovering() == false)
     }
+
+    /// The bus refuses the subscription to device changes, the last a start
+    /// makes (dbus-daemon's match-rule limit): the start fails, the service
+    /// keeps no scanner, and nothing claims to scan.
+    @Test func aDeviceSubscriptionTheBusRefusesFailsTheStart() async throws {
+        let rig = try await BlueZTestRig(policy: .matchRuleLimit(3))
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
+        await #expect(throws: DBusError.self) { try await scanner.start() }
+
+        let service = ScannerService(bus: rig.connection)
+        await service.scan(.documented, sighting: { _ in true }, event: { _ in })
+        #expect(await service.reception == nil, "no scanner is kept, so the next scan tries again")
+    }
 }
