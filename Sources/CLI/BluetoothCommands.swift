@@ -102,7 +102,7 @@ enum BluetoothCommands {
     static func scan(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
         guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
-        let paired = PairedDevices((try? pairings(invocation)) ?? [])
+        let paired = PairedDevices(BestEffort.read("the pairings; sightings are shown unmarked", or: []) { try pairings(invocation) })
         let json = invocation.flag("--json")
         let live = isatty(STDOUT_FILENO) == 1 && !json
         // Lines (NDJSON or tab-separated) are written from the scanner's

@@ -72,11 +72,16 @@ enum CaptureCommands {
         case .failed(let code): return code
         }
         // A logged-in store would upload what replay queues: replay goes into a directory of its own.
-        if !invocation.flag("--upload"), (try? SessionStore(database: store.database).load()) ?? nil != nil {
+        let session: PersistedSession?
+        do { session = try SessionStore(database: store.database).load() } catch {
+            Log.error("replay: cannot read the session in \(invocation.storePath) (\(error)), so cannot tell whether a daemon would upload the replayed samples")
+            return .ioError
+        }
+        if !invocation.flag("--upload"), session != nil {
             Log.error("replay: \(invocation.dataDirectory) holds a logged-in session, whose daemon would upload the replayed samples; give --data-dir a new directory, or --upload")
             return .usage
         }
-        var pairings = (try? PairingStore(database: store.database).all()) ?? []
+        var pairings = BestEffort.read("the pairings of \(invocation.storePath); using the capture's", or: []) { try PairingStore(database: store.database).all() }
         if pairings.isEmpty {
             do {
                 pairings = try JSONDecoder().decode([Pairing].self, from: Data(reader.header.pairings.utf8))

@@ -1,3 +1,4 @@
+import Logging
 public import Session
 package import Store
 
@@ -30,7 +31,7 @@ public struct PushedSettings: Sendable, Equatable {
 
     /// The settings last fetched from the fleet, as the store holds them.
     package init(storedIn store: GatewayStore) {
-        self.init((try? SessionStore(database: store.database).settings()) ?? nil)
+        self.init(BestEffort.read("the fleet's settings", or: RemoteSettings?.none) { try SessionStore(database: store.database).settings() })
     }
 
     /// The keys the fleet may set, in the order `status` lists them.

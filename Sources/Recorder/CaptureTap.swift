@@ -27,7 +27,7 @@ package struct CaptureTap: Sendable {
         let bootID = clock.read().bootID
         do {
             let writer = try CaptureWriter(target, at: clock.read()) { wall in
-                let pairings = (try? PairingStore(database: store.database).all()) ?? []
+                let pairings = BestEffort.read("the pairings for the capture's header", or: []) { try PairingStore(database: store.database).all() }
                 let json = (try? JSONEncoder.sorted.encode(pairings)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
                 return CaptureHeader(waymarkVersion: Waymark.version, started: wall, bootID: bootID, config: config, pairings: json)
             }

@@ -267,7 +267,8 @@ public actor SessionManager {
                 throw .notAuthorized(reason)
             }
             guard response.isSuccess else {
-                _ = try? store.endRefresh(with: refreshToken)
+                // Not cleared, the marker would make the next refresh look like one a stopped process left in flight.
+                BestEffort.write("clear the session's refresh marker") { _ = try store.endRefresh(with: refreshToken) }
                 throw .refused(url: endpoint, status: response.status, error: Self.oauthError(response))
             }
             let tokens: TokenResponse = try decode(response, endpoint)
@@ -379,7 +380,8 @@ public actor SessionManager {
 
     /// The fleet API base URL: the account's, else the configured one.
     public var apiBaseURL: String {
-        let base = ((try? current()) ?? nil)?.account?.apiBaseURL ?? configuration.backendBaseURL
+        let base = BestEffort.read("the session's account for the fleet's base URL; using the configured one", or: PersistedSession?.none) { try current() }?
+            .account?.apiBaseURL ?? configuration.backendBaseURL
         return base.hasSuffix("/") ? String(base.dropLast()) : base
     }
 
