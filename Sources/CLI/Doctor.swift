@@ -219,7 +219,7 @@ enum Doctor {
         ]
     }
 
-    private static func store(_ invocation: Invocation) -> [Check] {
+    static func store(_ invocation: Invocation) -> [Check] {
         let directory = invocation.dataDirectory
         var info = stat()
         let exists = lstat(directory, &info) == 0
