@@ -20,7 +20,7 @@ import Vocabulary
 enum CaptureCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(name: "record", summary: "Capture every advert and location line heard to a file, for replay.", options: [
-            OptionSpec(name: "--out", valueName: "FILE", help: "the capture file to create (mode 0600; it must not exist)"),
+            OptionSpec(name: "--out", valueName: "FILE", help: "the capture file to create (mode 0600; it must not exist)", required: true),
             OptionSpec(name: "--duration", valueName: "D", help: "stop after D (30s, 10min); default: until SIGINT"),
         ], run: record),
         CommandSpec(name: "replay", summary: "Replay a capture through trip detection and the queue, on a virtual clock.", arguments: "FILE", options: [

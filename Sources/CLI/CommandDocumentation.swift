@@ -24,7 +24,8 @@ enum CommandDocumentation {
         for command in commands {
             page += ".TP\n\\fB\(roff(command.name))\\fR"
             for option in command.options {
-                page += " [\\fB\(roff(option.name))\\fR" + (option.valueName.map { " \\fI\(roff($0))\\fR" } ?? "") + "]"
+                let text = "\\fB\(roff(option.name))\\fR" + (option.valueName.map { " \\fI\(roff($0))\\fR" } ?? "")
+                page += option.required ? " " + text : " [" + text + "]"
             }
             if !command.arguments.isEmpty { page += " \\fI\(roff(command.arguments))\\fR" }
             page += "\n\(roff(command.summary))\n"
@@ -48,8 +49,8 @@ enum CommandDocumentation {
             Exit codes follow sysexits(3):
 
             """
-        for (code, meaning) in exitCodes {
-            page += ".TP\n\(code.rawValue)\n\(roff(meaning))\n"
+        for (codes, meaning) in ExitCode.documented {
+            page += ".TP\n\(roff(codes))\n\(roff(plain(meaning)))\n"
         }
         page += """
             .SH FILES
@@ -66,26 +67,55 @@ enum CommandDocumentation {
         return page
     }
 
-    /// A bash completion script: commands, then each command's options.
+    /// A bash completion script: the global options and their values, the
+    /// commands, then each command's options, their values (files,
+    /// directories or words, from the placeholder) and its arguments.
     static func bashCompletion(_ commands: [CommandSpec]) -> String {
         var script = """
             # bash completion for waymark, made by `waymark completion`.
+            _waymark_complete() {
+                case $1 in
+                    files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+                    directories) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+                    nothing) COMPREPLY=() ;;
+                    *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+                esac
+            }
             _waymark() {
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command="" word
-                for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-                    case $word in -*) ;; *) [ "$prev" != --config ] && [ "$prev" != --data-dir ] && command=$word && break ;; esac
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command="" i
+                # The command is the first word that is neither a global option nor its value.
+                for ((i = 1; i < COMP_CWORD; i++)); do
+                    case ${COMP_WORDS[i]} in
+                        --config|--data-dir) ((i++)) ;;
+                        -*) ;;
+                        *) command=${COMP_WORDS[i]}; break ;;
+                    esac
                 done
                 case $prev in
-                    --config|--out|--keep) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                    --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                    --config) _waymark_complete files; return ;;
+                    --data-dir) _waymark_complete directories; return ;;
                 esac
                 case $command in
-                    "") COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " ")) --config --data-dir --help" -- "$cur")) ;;
+                    "") _waymark_complete "\(commands.map(\.name).joined(separator: " ")) --config --data-dir --help" ;;
 
             """
         for command in commands {
             let options = (command.options.map(\.name) + ["--help"]).joined(separator: " ")
-            script += "        \(command.name)) COMPREPLY=($(compgen -W \"\(options)\" -- \"$cur\")) ;;\n"
+            script += "        \(command.name))\n"
+            let valued = command.options.filter { $0.completion != nil }
+            if !valued.isEmpty {
+                script += "            case $prev in\n"
+                for option in valued {
+                    script += "                \(option.name)) _waymark_complete \(shellWord(option.completion ?? .nothing)); return ;;\n"
+                }
+                script += "            esac\n"
+            }
+            let arguments = command.arguments.isEmpty ? ValueCompletion.nothing : ValueCompletion(placeholder: command.arguments)
+            if arguments == .nothing {
+                script += "            _waymark_complete \"\(options)\" ;;\n"
+            } else {
+                script += "            case $cur in -*) _waymark_complete \"\(options)\" ;; *) _waymark_complete \(shellWord(arguments)) ;; esac ;;\n"
+            }
         }
         script += """
                 esac
@@ -96,21 +126,38 @@ enum CommandDocumentation {
         return script
     }
 
-    private static let exitCodes: [(ExitCode, String)] = [
-        (.ok, "success"),
-        (.failure, "a check failed (doctor, whoami, the unit's start condition)"),
-        (.usage, "usage error: an unknown command or option"),
-        (.dataError, "bad input data: a payload or key that is not hex, an unknown pairing id"),
-        (.unavailable, "a service is unavailable: Bluetooth for scan and pair, the daemon for queue flush and radio"),
-        (.software, "an internal error"),
-        (.cannotCreate, "the store cannot be created"),
-        (.ioError, "the store cannot be read or written"),
-        (.noPermission, "no permission for the data directory"),
-        (.config, "configuration error"),
-    ]
+    /// The argument `_waymark_complete` takes for `completion`.
+    private static func shellWord(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .nothing: "nothing"
+        case .files: "files"
+        case .directories: "directories"
+        case .words(let words): "\"" + words.joined(separator: " ") + "\""
+        }
+    }
+
+    /// Markdown made plain text: no backticks, and a link's text without its target.
+    private static func plain(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text.filter { $0 != "`" })
+        while let open = rest.firstIndex(of: "[") {
+            result += rest[..<open]
+            let afterOpen = rest[rest.index(after: open)...]
+            guard let close = afterOpen.firstIndex(of: "]"), afterOpen[close...].hasPrefix("]("),
+                  let end = afterOpen[close...].firstIndex(of: ")") else {
+                result += "["
+                rest = afterOpen
+                continue
+            }
+            result += afterOpen[..<close]
+            rest = afterOpen[afterOpen.index(after: end)...]
+        }
+        return result + rest
+    }
 
     /// Text escaped for roff: backslashes, hyphens (so they stay ASCII
-    /// minus signs), and a leading dot or quote that would start a request.
+    /// minus signs), characters beyond ASCII, and a leading dot or quote
+    /// that would start a request.
     private static func roff(_ text: String) -> String {
         var escaped = ""
         var lineStart = true
@@ -119,6 +166,12 @@ enum CommandDocumentation {
             switch character {
             case "\\": escaped += "\\e"
             case "-": escaped += "\\-"
+            case _ where !character.isASCII:
+                // groff reads its input as Latin-1: anything else by its code point (\[u2026] is …).
+                for scalar in character.unicodeScalars {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                }
             default: escaped.append(character)
             }
             lineStart = character == "\n"

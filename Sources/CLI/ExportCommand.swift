@@ -9,9 +9,9 @@ import Store
 enum ExportCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(name: "export", summary: "Write a trip's track as GPX, GeoJSON or CSV.", options: [
-            OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips)"),
+            OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips)", required: true),
             OptionSpec(name: "--format", valueName: "gpx|geojson|csv", help: "the file format (default gpx)"),
-            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output"),
+            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output; - is standard output"),
             OptionSpec(name: "--force", help: "replace FILE if it exists"),
         ], run: export),
     ]

@@ -10,7 +10,7 @@ enum ReportCommand {
     static let specs: [CommandSpec] = [
         CommandSpec(name: "report", summary: "Write a trip's report: one HTML file that opens offline (track, beacon RSSI, sensors, events, uploads).", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips); default: the latest"),
-            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output"),
+            OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output; - is standard output"),
             OptionSpec(name: "--force", help: "replace FILE if it exists"),
         ], run: report),
     ]

@@ -14,7 +14,10 @@ package struct CommandSpec: Sendable {
 
     package var usage: String {
         var line = "usage: waymark [--config FILE] [--data-dir DIR] \(name)"
-        for option in options { line += " [\(option.name)\(option.valueName.map { " " + $0 } ?? "")]" }
+        for option in options {
+            let text = option.name + (option.valueName.map { " " + $0 } ?? "")
+            line += option.required ? " " + text : " [" + text + "]"
+        }
         if !arguments.isEmpty { line += " " + arguments }
         return line
     }

@@ -3,8 +3,13 @@ package struct OptionSpec: Sendable {
     /// nil for a flag; otherwise the placeholder shown in help.
     package var valueName: String?
     package var help: String
+    /// Shown without brackets in the usage line: the command cannot run without it.
+    package var required: Bool
 
-    package init(name: String, valueName: String? = nil, help: String) {
-        (self.name, self.valueName, self.help) = (name, valueName, help)
+    package init(name: String, valueName: String? = nil, help: String, required: Bool = false) {
+        (self.name, self.valueName, self.help, self.required) = (name, valueName, help, required)
     }
+
+    /// How a shell completes the option's value; nil for a flag.
+    package var completion: ValueCompletion? { valueName.map(ValueCompletion.init(placeholder:)) }
 }
