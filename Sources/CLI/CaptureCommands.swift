@@ -54,7 +54,9 @@ enum CaptureCommands {
         let reader: CaptureReader
         do { reader = try CaptureReader(path: path) } catch {
             Log.error("replay: \(error)")
-            return .dataError
+            // A file that cannot be read is an I/O problem, as for gps --nmea; one that is not a capture, bad data.
+            guard case .file(_, _, let code, _) = error else { return .dataError }
+            return code == EACCES ? .noPermission : .ioError
         }
         // The drive's own settings, unless --config names others.
         let configuration: Configuration
@@ -136,7 +138,8 @@ enum CaptureCommands {
         case .absent: return .software
         case .failed(let code): return code
         }
-        guard let capture = CaptureTap.open(.file(out), configPath: invocation.configPath, store: store) else { return .cannotCreate }
+        guard let capture = CaptureTap.open(.file(out), configPath: invocation.configPath, store: store,
+                                            failing: "record: %@ (a capture never replaces a file)") else { return .cannotCreate }
         let session: ScanSession
         do { session = try await ScanSession.start(configuration) } catch {
             Log.error("\(error)")

@@ -61,7 +61,7 @@ enum LocationCommands {
         defer { close(fd) }
         var lines = LineBuffer(limit: NMEASentence.maximumLength)
         var assembler = NMEAFixAssembler()
-        var printed = 0, rejected = 0
+        var printed = 0, sentences = 0, rejected = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         /// Prints a fix; false once `count` fixes are out.
         func emit(_ fix: Fix?) -> Bool {
@@ -81,9 +81,10 @@ enum LocationCommands {
             let chunk = got == 0 ? [UInt8(ascii: "\n")][...] : buffer[..<got]
             for line in lines.append(chunk) {
                 guard let sentence = try? NMEASentence(utf8: line) else {
-                    if line.first == UInt8(ascii: "$") || line.first == UInt8(ascii: "!") { rejected += 1 }
+                    if !line.isEmpty { rejected += 1 }
                     continue
                 }
+                sentences += 1
                 guard emit(assembler.add(sentence)) else { break reading }
             }
             if got == 0 {
@@ -91,7 +92,11 @@ enum LocationCommands {
                 break
             }
         }
-        if rejected + lines.overlong > 0 { Log.notice("gps: \(path): skipped \(rejected) bad sentences and \(lines.overlong) overlong lines") }
+        if rejected + lines.overlong > 0 { Log.notice("gps: \(path): skipped \(rejected) lines that are not NMEA sentences and \(lines.overlong) overlong lines") }
+        guard sentences > 0 || printed > 0 else {
+            Log.error("gps: \(path) holds no NMEA sentence")
+            return .dataError
+        }
         return .ok
     }
 }

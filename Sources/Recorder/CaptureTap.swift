@@ -22,7 +22,7 @@ package struct CaptureTap: Sendable {
     /// file names dropped) and the store's pairings (without keys) in each
     /// file's header; nil, logged, when the file cannot be created.
     package static func open(_ target: CaptureWriter.Target, configPath: String, store: GatewayStore,
-                             clock: any SystemClock = KernelClock()) -> CaptureTap? {
+                             clock: any SystemClock = KernelClock(), failing: String = "capture: %@; recording goes on without it") -> CaptureTap? {
         let config = redacted((try? String(contentsOfFile: configPath, encoding: .utf8)) ?? "")
         let bootID = clock.read().bootID
         do {
@@ -34,7 +34,7 @@ package struct CaptureTap: Sendable {
             Log.notice("capture: writing \(writer.path ?? "")")
             return CaptureTap(writer: writer, clock: clock)
         } catch {
-            Log.error("capture: \(error); recording goes on without it")
+            Log.error(failing.replacing("%@", with: "\(error)"))
             return nil
         }
     }

@@ -228,4 +228,40 @@ struct CommandContractTests {
             #expect(failed.first?.fix?.contains(fix) == true, "\(directory): \(failed.first?.fix ?? "no fix")")
         }
     }
+
+    @Test func aFileWithoutOneNMEASentenceIsBadDataAndEveryLineSkippedIsCounted() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try "plain text\nmore text\n$GPBAD,1*00\n".write(toFile: work.file("text"), atomically: true, encoding: .utf8)
+        let result = try WaymarkBinary.run(["--config", "/dev/null", "gps", "--nmea", work.file("text")], in: work)
+        #expect(result.status == 65, "\(result.output)")
+        #expect(result.output.contains("skipped 3 lines that are not NMEA sentences") && result.output.contains("holds no NMEA sentence"), "\(result.output)")
+    }
+
+    /// A file that cannot be read is an I/O problem for every command that reads one (74), not bad data (65).
+    @Test func aMissingInputFileExits74ForGpsAndReplayAlike() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        for command in [["gps", "--nmea", work.file("missing")], ["replay", work.file("missing"), "--data-dir", work.file("replayed")]] {
+            let result = try WaymarkBinary.run(["--config", "/dev/null"] + command, in: work)
+            #expect(result.status == 74, "\(command): \(result.output)")
+        }
+    }
+
+    @Test func recordRefusesAnExistingFileWithoutClaimingToGoOn() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        #expect(FileManager.default.createFile(atPath: work.file("taken"), contents: Data("mine".utf8)))
+        let result = try WaymarkBinary.run(["--config", "/dev/null", "--data-dir", work.file("data"), "record", "--out", work.file("taken"), "--duration", "1"], in: work)
+        #expect(result.status == 73, "\(result.output)")
+        #expect(result.output.contains("never replaces a file") && !result.output.contains("goes on"), "\(result.output)")
+        #expect(try String(contentsOfFile: work.file("taken"), encoding: .utf8) == "mine")
+    }
+
+    @Test func aRequiredOptionShowsWithoutBracketsInItsUsage() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let export = try WaymarkBinary.run(["export", "--help"], in: work)
+        #expect(export.output.hasPrefix("usage: waymark [--config FILE] [--data-dir DIR] export --trip ID [--format"), "\(export.output)")
+    }
 }

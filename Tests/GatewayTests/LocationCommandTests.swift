@@ -31,7 +31,7 @@ struct LocationCommandTests {
         #expect(lines[0]["altMSL"] as? Double == 765.8 && lines[0]["altHAE"] as? Double == 813.2)
         #expect(lines[0]["speed"] as? Double == 5.144)
         #expect(lines[1]["mode"] as? Int == 1 && lines[1]["lat"] == nil)
-        #expect(result.output.contains("skipped 1 bad sentences"))
+        #expect(result.output.contains("skipped 2 lines that are not NMEA sentences"), "the broken sentence and the noise")
         #expect(try WaymarkBinary.run(["gps", "--nmea", work.file("missing.nmea")], in: work).status == 74)
     }
 
