@@ -163,7 +163,10 @@ order-file: deps
 	$(SWIFT) build -c release --product waymark
 
 # Structure-aware fuzzing of every parser of outside bytes, 10 M inputs each
-# (minutes, so not part of `make test`, which runs a short version).
+# (minutes, so not part of `make test`, which runs a short version), and of
+# the store: 1 M store files (every earlier schema, rows of the wrong type,
+# odd header fields, mutated), each opened and read as the read-only
+# commands do.
 FUZZ_COUNT ?= 10000000
 fuzz: deps
 	$(SWIFT) run -c release waymark-fuzz --count $(FUZZ_COUNT)

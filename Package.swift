@@ -81,10 +81,10 @@ let package = Package(
 
         // The command line's plumbing: commands, options, exit codes, the version.
         .target(name: "Command", dependencies: ["Basics"], swiftSettings: strict),
-        // Configuration: the file, its schema (the one source of every default), the fleet's pushed settings.
+        // Configuration: the file, its schema (the one source of every default), the fleet's pushed settings (a plain value: no store).
         .target(
             name: "Config",
-            dependencies: ["Command", "Store", "Session", "Upload", "MQTT", "Location", "BlueZ", "BluetoothKernel", "Recording", "Logging", "Basics"],
+            dependencies: ["Session", "Upload", "MQTT", "Location", "BlueZ", "BluetoothKernel", "Recording", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // Paired beacons and tags: their store, matching sightings against them, private address resolution.
@@ -96,7 +96,7 @@ let package = Package(
         // The gateway's store: its schema and migrations, the wipe list, trips, events, the heartbeat.
         .target(
             name: "Store",
-            dependencies: ["Vocabulary", "Command", "Pairings", "Advertisements", "Session", "Upload", "Storage", "Telemetry", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Pairings", "Advertisements", "Session", "Upload", "Storage", "Telemetry", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // What the daemon and the CLI share on top of those: the requirement probes and the session factory.
@@ -110,7 +110,7 @@ let package = Package(
         // the radio's health meter.
         .target(
             name: "Recorder",
-            dependencies: ["Vocabulary", "Command", "Pairings", "Store", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Pairings", "Store", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
             swiftSettings: strict
         ),
         // `waymark replay`: the recording core driven from a capture on a virtual clock.
@@ -121,7 +121,7 @@ let package = Package(
         ),
         // The host's side of the daemon: systemd's readiness and watchdog,
         // logind's sleep inhibitor, and the bus signals that wake the controller.
-        .target(name: "Host", dependencies: ["Vocabulary", "DBus", "Session", "Recording", "Lifecycle", "Logging", "Basics"], swiftSettings: strict),
+        .target(name: "Host", dependencies: ["Vocabulary", "DBus", "Session", "Lifecycle", "Logging", "Basics"], swiftSettings: strict),
         // The session's keep-alive and the outbox's sinks (HTTP, MQTT), while authorized.
         .target(
             name: "Uplink",
@@ -136,7 +136,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The daemon's control interface (io.waymark.Gateway1) and the state behind it.
-        .target(name: "Control", dependencies: ["Vocabulary", "Daemon", "Host", "DBus", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Command"], swiftSettings: strict),
+        .target(name: "Control", dependencies: ["Vocabulary", "Daemon", "Host", "DBus", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"], swiftSettings: strict),
         // Every command, and their output; `waymark run` composes the daemon (Run/).
         .target(
             name: "CLI",
@@ -152,7 +152,7 @@ let package = Package(
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Vocabulary", "Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Session", "Upload"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Vocabulary", "Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Pairings", "Session", "Storage", "Store", "Telemetry", "Upload"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 

@@ -1,3 +1,4 @@
+import Basics
 /// A parsed command line: the global options, then one subcommand's options
 /// and positional arguments.
 package struct Invocation: Sendable {

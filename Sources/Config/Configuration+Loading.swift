@@ -1,5 +1,5 @@
 import Basics
-import Command
+import Basics
 import FoundationEssentials
 import Glibc
 import Upload

@@ -1,4 +1,4 @@
-import Command
+import Basics
 package import MQTT
 
 extension Configuration {

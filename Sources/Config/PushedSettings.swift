@@ -1,6 +1,4 @@
-import Logging
 public import Session
-package import Store
 
 /// The settings the fleet pushes (`GET /v1/settings`), as one overlay on the
 /// local configuration. Each goes through the config file's own key in
@@ -27,11 +25,6 @@ public struct PushedSettings: Sendable, Equatable {
             remote?.deviceExpiry.map { Setting(remote: "device_expiry_s", key: "Bluetooth.DeviceExpiry", text: seconds($0)) },
             remote?.gapThreshold.map { Setting(remote: "gap_threshold_s", key: "Recording.GapThreshold", text: seconds($0)) },
         ].compactMap { $0 }
-    }
-
-    /// The settings last fetched from the fleet, as the store holds them.
-    package init(storedIn store: GatewayStore) {
-        self.init(BestEffort.read("the fleet's settings", or: RemoteSettings?.none) { try SessionStore(database: store.database).settings() })
     }
 
     /// The keys the fleet may set, in the order `status` lists them.

@@ -1,5 +1,5 @@
 import BlueZ
-import Command
+import Basics
 import Daemon
 package import DBus
 import Logging

@@ -69,8 +69,10 @@ extension RecorderService {
                 return
             }
             unsaved.hold(samples, trips: trips)
+            guard unsaved.isWorthLogging else { return }
             Log.error("recording: cannot commit \(affected): \(error); \(unsaved.samples.count) are held to commit with the next samples"
-                      + (unsaved.dropped > 0 ? ", \(unsaved.dropped) of the oldest dropped" : ""))
+                      + (unsaved.dropped > 0 ? ", \(unsaved.dropped) of the oldest dropped" : "")
+                      + (unsaved.failures > 1 ? " (\(unsaved.failures) commits failed in a row)" : ""))
             return
         }
         if samples.count > stamped.count {

@@ -10,7 +10,7 @@ internal import Session
 
 /// Every parser that reads bytes from outside, with valid inputs to mutate.
 public enum FuzzCatalog {
-    public static var targets: [FuzzTarget] { [nmea, gpsd, config, adverts, managementEvents, retryAfter, token, settings, idToken, capture] }
+    public static var targets: [FuzzTarget] { [nmea, gpsd, config, adverts, managementEvents, retryAfter, token, settings, idToken, capture, store] }
 
     static func lines(_ text: String) -> [[UInt8]] { text.split(separator: "\n").map { Array($0.utf8) } }
 

@@ -40,6 +40,7 @@ public struct FuzzRun: Sendable {
             }
         }
         guard !target.seeds.isEmpty else { return result }
+        let count = max(target.seeds.count, count / target.costPerInput)
         while result.inputs < count {
             let seed = target.seeds[random.below(target.seeds.count)]
             feed(random.below(16) == 0 ? seed : mutator.mutate(seed, &random))

@@ -1,4 +1,3 @@
-import Recording
 package import Session
 package import Vocabulary
 

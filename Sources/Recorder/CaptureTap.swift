@@ -1,7 +1,6 @@
 package import Basics
 package import BlueZ
 package import Capture
-import Command
 import FoundationEssentials
 import Logging
 import Pairings

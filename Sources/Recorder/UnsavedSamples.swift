@@ -9,6 +9,8 @@ package struct UnsavedSamples: Sendable {
     package private(set) var trips: [SampleStamper.TripChange] = []
     /// Samples dropped since the last successful commit.
     package private(set) var dropped = 0
+    /// Commits failed since the last that succeeded.
+    package private(set) var failures = 0
     package let limit: Int
 
     /// About 10 minutes of a busy trip at one fix a second with a sensor or two.
@@ -24,12 +26,18 @@ package struct UnsavedSamples: Sendable {
         self.samples = Array(samples.dropFirst(over))
         self.trips = trips
         dropped += over
+        failures += 1
     }
+
+    /// Whether the failure just held is worth a line in the journal: the
+    /// first of a run, then one in 60 (a minute of fixes), not every one.
+    package var isWorthLogging: Bool { failures % 60 == 1 }
 
     /// All were stored.
     package mutating func clear() {
         samples = []
         trips = []
         dropped = 0
+        failures = 0
     }
 }

@@ -47,14 +47,18 @@ struct DurableFileTests {
         #expect(try names() == ["capture-1.wmcap", "other.new"])
     }
 
-    @Test func aSymbolicLinkAtThePathIsReplacedNotFollowed() throws {
+    /// Replacing is for regular files only: a link, followed or replaced,
+    /// would write where the user did not name (`--out /dev/stdout --force`).
+    @Test func aSymbolicLinkAtThePathIsNeitherFollowedNorReplaced() throws {
         let target = directory + "/target", path = directory + "/out"
         try "target".write(toFile: target, atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
-        try DurableFile.write(Array("mine".utf8), to: path, replace: true)
+        #expect(throws: DurableFileError.notRegular(path: path, kind: "a symbolic link")) {
+            try DurableFile.write(Array("mine".utf8), to: path, replace: true)
+        }
         #expect(try text(target) == "target")
-        #expect(try text(path) == "mine")
-        #expect(try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == target)
+        #expect(!FileManager.default.fileExists(atPath: path + ".new"))
     }
 
     @Test func aFileInAMissingDirectoryIsAnErrorNamingItAndLeavesNothing() throws {

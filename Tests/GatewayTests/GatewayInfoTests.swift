@@ -1,3 +1,4 @@
+import Basics
 import Command
 import Foundation
 import PeerHarness

@@ -1,3 +1,4 @@
+import Basics
 import Advertisements
 import Command
 import DBus

@@ -8,6 +8,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 if described=$(git -C "$top" describe --tags --match 'v[0-9]*' 2>/dev/null); then
     echo "${described#v}" | sed 's/-\([0-9]*\)-g/+\1.g/'
 else
-    base=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$top/Sources/Command/Waymark.swift")
+    base=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$top/Sources/Basics/Waymark.swift")
     echo "$base+git$(git -C "$top" rev-list --count HEAD).g$(git -C "$top" rev-parse --short HEAD)"
 fi

@@ -1,3 +1,4 @@
+import Basics
 import BlueZ
 import Capture
 package import Command

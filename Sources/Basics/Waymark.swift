@@ -1,4 +1,3 @@
-import Basics
 internal import FoundationEssentials
 internal import Glibc
 
