@@ -34,7 +34,7 @@ enum SessionCommands {
     }
 
     /// The store and the session manager; the exit code (already reported) when either cannot be had.
-    private static func open(_ invocation: Invocation) -> Result<(GatewayStore, SessionManager), ExitCode> {
+    private static func open(_ invocation: Invocation) -> Result<(GatewayStore, FleetPolicy), ExitCode> {
         guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .failure(.config) }
         let store: GatewayStore
         switch StoreAccess.open(invocation, for: invocation.command ?? "login") {
@@ -43,7 +43,7 @@ enum SessionCommands {
         case .failed(let code): return .failure(code)
         }
         do {
-            return .success((store, try SessionFactory.manager(configuration, store: store)))
+            return .success((store, try SessionFactory.policy(configuration, store: store)))
         } catch {
             Log.error("\(error)")
             return .failure(.config)
@@ -51,11 +51,12 @@ enum SessionCommands {
     }
 
     static func login(_ invocation: Invocation) async -> ExitCode {
-        let store: GatewayStore, session: SessionManager
+        let store: GatewayStore, policy: FleetPolicy
         switch open(invocation) {
-        case .success(let opened): (store, session) = opened
+        case .success(let opened): (store, policy) = opened
         case .failure(let code): return code
         }
+        let session = policy.session
         do {
             if invocation.flag("--force") {
                 await session.logout()
@@ -82,7 +83,7 @@ enum SessionCommands {
             }
             try await session.completeLogin()
             do {
-                try await session.fetchSettings()
+                try await policy.update()
             } catch {
                 Log.warning("login: remote settings not fetched: \(error)")
             }
@@ -102,11 +103,12 @@ enum SessionCommands {
     }
 
     static func logout(_ invocation: Invocation) async -> ExitCode {
-        let store: GatewayStore, session: SessionManager
+        let store: GatewayStore, policy: FleetPolicy
         switch open(invocation) {
-        case .success(let opened): (store, session) = opened
+        case .success(let opened): (store, policy) = opened
         case .failure(let code): return code
         }
+        let session = policy.session
         await session.logout()
         setIntent(.disarmed, store)
         print("Logged out.")

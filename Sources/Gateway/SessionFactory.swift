@@ -6,8 +6,9 @@ import Logging
 package import Session
 package import Store
 
-/// Builds the session manager from the config and the store: reads the client
-/// secret file, and wires URL checks and the remote wipe.
+/// Builds the session manager from the config and the store (reads the
+/// client secret file, wires URL checks), and the fleet's policy over it
+/// (wires the remote wipe).
 package enum SessionFactory {
     package enum Problem: Error, CustomStringConvertible {
         case notConfigured(String)
@@ -19,6 +20,11 @@ package enum SessionFactory {
             case .secretFile(let problem): "the client secret file: \(problem)"
             }
         }
+    }
+
+    /// The session manager, with the fleet's policy over it (a wipe erases the store).
+    package static func policy(_ configuration: Configuration, store: GatewayStore) throws(Problem) -> FleetPolicy {
+        FleetPolicy(session: try manager(configuration, store: store), wipe: { try store.eraseAll() })
     }
 
     package static func manager(_ configuration: Configuration, store: GatewayStore) throws(Problem) -> SessionManager {
@@ -33,7 +39,6 @@ package enum SessionFactory {
             backendBaseURL: configuration.backend.baseURL ?? "")
         return SessionManager(
             configuration: sessionConfiguration, store: SessionStore(database: store.database),
-            http: HTTPClient(caFile: configuration.session.caFile),
-            wipe: { try store.eraseAll() })
+            http: HTTPClient(caFile: configuration.session.caFile))
     }
 }

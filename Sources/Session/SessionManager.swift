@@ -14,12 +14,9 @@ public actor SessionManager {
     public nonisolated let store: SessionStore
     let http: HTTPClient
     /// Wall-clock seconds since 1970 (tokens carry absolute expiry times).
-    let now: @Sendable () -> Double
+    nonisolated let now: @Sendable () -> Double
     /// Returns why an account's API base URL is unacceptable, or nil.
     let checkURL: @Sendable (String) -> String?
-    /// Deletes every local record on a remote wipe (the session's own tables included).
-    let wipe: @Sendable () throws -> Void
-
     private var metadata: ProviderMetadata?
     /// Remote settings already logged as ignored, so each is logged once.
     private var ignoredSettings: Set<String> = []
@@ -30,15 +27,13 @@ public actor SessionManager {
     public init(
         configuration: SessionConfiguration, store: SessionStore, http: HTTPClient,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-        checkURL: @escaping @Sendable (String) -> String? = EndpointURL.validate,
-        wipe: @escaping @Sendable () throws -> Void = {}
+        checkURL: @escaping @Sendable (String) -> String? = EndpointURL.validate
     ) {
         self.configuration = configuration
         self.store = store
         self.http = http
         self.now = now
         self.checkURL = checkURL
-        self.wipe = wipe
         (events, sink) = AsyncStream.makeStream(of: AuthorizationEvent.self, bufferingPolicy: .bufferingNewest(64))
     }
 
@@ -406,8 +401,8 @@ public actor SessionManager {
         return account
     }
 
-    /// Fetches remote settings, stores them, and applies new commands: `lock`
-    /// invalidates the session (data kept); `wipe` deletes everything.
+    /// Fetches the fleet's settings and stores them. Its commands (lock,
+    /// wipe) are the `FleetPolicy`'s to apply.
     @discardableResult
     public func fetchSettings() async throws(SessionError) -> RemoteSettings {
         let url = apiBaseURL + "/v1/settings"
@@ -420,38 +415,23 @@ public actor SessionManager {
         let previous = try? store.settings()
         do { try store.saveSettings(settings, at: now()) } catch { throw .configuration("cannot store remote settings: \(error)") }
         if previous != settings { sink.yield(.remoteSettingsUpdated) }
-        for command in settings.commands where isNew(command) {
-            sink.yield(.policyUpdated)
-            switch command.type {
-            case .lock:
-                Log.notice("session: locked by the fleet (command \(command.id)); recording stops until the next login")
-                try invalidate(.lockedOut)
-            case .wipe:
-                Log.notice("session: wiped by the fleet (command \(command.id)); deleting tokens and local data")
-                do { try wipe() } catch { Log.error("session: wipe failed: \(error)") }
-                sink.yield(.notAuthorized(.wiped))
-                return settings
-            }
-        }
         return settings
     }
 
-    // MARK: helpers
-
-    /// Whether `command` is to be applied now, and recorded as applied. A
-    /// record that cannot be written does not skip a lock or a wipe: unless
-    /// the store says it was applied before, it is applied (again), and
-    /// recording it is tried at the next fetch.
-    private func isNew(_ command: RemoteSettings.Command) -> Bool {
-        do {
-            return try store.markApplied(command, at: now())
-        } catch {
-            let before = (try? store.isApplied(command)) ?? false
-            Log.error("session: cannot record the fleet's \(command.type.rawValue) command \(command.id) as applied (\(error)); "
-                      + (before ? "it was applied before" : "applying it, and recording it at the next fetch"))
-            return !before
-        }
+    /// The fleet locked this gateway: the session stops authorizing (its
+    /// data is kept) until the next login.
+    func lockedByFleet() throws(SessionError) {
+        sink.yield(.policyUpdated)
+        try invalidate(.lockedOut)
     }
+
+    /// The fleet wiped this gateway's records, the session's among them.
+    func wipedByFleet() {
+        sink.yield(.policyUpdated)
+        sink.yield(.notAuthorized(.wiped))
+    }
+
+    // MARK: helpers
 
     private func invalidate(_ reason: AuthorizationEvent.Reason) throws(SessionError) {
         guard try storeStep({ try store.invalidate(reason, at: now()) }) else { return }

@@ -19,6 +19,8 @@ import Vocabulary
 /// from the CLI arrives as one).
 package actor Uplink {
     package let session: SessionManager
+    /// Applies the fleet's commands that come with its settings.
+    let policy: FleetPolicy
     /// Nil when `[Upload] Sinks` leaves either out.
     let uploader: Uploader<ContinuousClock>?
     let publisher: MQTTPublisher<ContinuousClock>?
@@ -40,15 +42,17 @@ package actor Uplink {
     /// A command from the broker.
     let command: @Sendable (BrokerCommand) -> Void
 
-    init(session: SessionManager, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
+    init(policy: FleetPolicy, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
          settingsInterval: Duration, command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
-        self.session = session
+        self.session = policy.session
+        self.policy = policy
         self.command = command
         self.store = store
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
         self.publisher = publisher
         (stops, stopper) = AsyncStream.makeStream(of: Void.self)
+        let session = policy.session
         uploader = upload.sinks.contains(.http)
             ? Uploader(outbox: Outbox(database: store.database, sinks: upload.sinks), deviceID: deviceID,
                        authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL }, options: upload.options,
@@ -62,13 +66,14 @@ package actor Uplink {
         _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
         command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
-        let session: SessionManager
+        let policy: FleetPolicy
         do {
-            session = try SessionFactory.manager(configuration, store: store)
+            policy = try SessionFactory.policy(configuration, store: store)
         } catch {
             Log.notice("uploads off: \(error)")
             return nil
         }
+        let session = policy.session
         var publisher: MQTTPublisher<ContinuousClock>?
         if configuration.upload.sinks.contains(.mqtt) {
             do {
@@ -77,7 +82,7 @@ package actor Uplink {
                 Log.error("mqtt: off: \(error)")
             }
         }
-        return Uplink(session: session, store: store, deviceID: deviceID, upload: configuration.upload, publisher: publisher,
+        return Uplink(policy: policy, store: store, deviceID: deviceID, upload: configuration.upload, publisher: publisher,
                       settingsInterval: configuration.backend.settingsInterval, command: command, sessionEvent: sessionEvent)
     }
 
@@ -176,7 +181,7 @@ package actor Uplink {
     package func fetchSettings() async {
         guard await session.isAuthorized else { return }
         do {
-            try await session.fetchSettings()
+            try await policy.update()
         } catch {
             Log.info("session: settings not fetched: \(error)")
         }

@@ -130,7 +130,8 @@ struct SessionHardeningTests {
         _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         try await manager.completeLogin()
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"lock-1","type":"lock"}]}"#)
-        let outcome = try await rig.refresh(manager) { _ = try await manager.fetchSettings() }
+        let policy = FleetPolicy(session: manager, wipe: {})
+        let outcome = try await rig.refresh(manager) { _ = try await policy.update() }
         #expect(outcome == .failure(.notAuthorized(.lockedOut)))
         #expect(try SessionStore(database: rig.database).load()?.invalidated == .lockedOut)
         #expect(!(await manager.isAuthorized))
@@ -144,11 +145,12 @@ struct SessionHardeningTests {
         let manager = SessionManager(
             configuration: SessionConfiguration(issuer: rig.proxy.issuer, clientID: Glewlwyd.clientID, clientSecret: Glewlwyd.clientSecret,
                                                 scopes: ["openid", "waymark"], backendBaseURL: rig.backend.baseURL),
-            store: store, http: HTTPClient(), wipe: { try store.clearForLogout() })
+            store: store, http: HTTPClient())
+        let policy = FleetPolicy(session: manager, wipe: { try store.clearForLogout() })
         _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         try await manager.completeLogin()
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"wipe-1","type":"wipe"}]}"#)
-        let outcome = try await rig.refresh(manager) { _ = try await manager.fetchSettings() }
+        let outcome = try await rig.refresh(manager) { _ = try await policy.update() }
         #expect(outcome == .failure(.notLoggedIn))
         #expect(try store.load() == nil, "the refresh did not bring the session back")
         #expect(!(await manager.isAuthorized))

@@ -182,7 +182,7 @@ struct SessionManagerTests {
         #expect(settings.gapThreshold == 120 && settings.uploadBatchSize == 250 && settings.commands.isEmpty)
         #expect(try SessionStore(database: rig.database).settings() == settings)
         try rig.backend.setSettings(#"{"settings":{"gap_threshold_s":120},"commands":[{"id":"c2","type":"lock"}]}"#)
-        _ = try await rig.manager.fetchSettings()
+        _ = try await FleetPolicy(session: rig.manager, wipe: {}).update()
         #expect(!(await rig.manager.isAuthorized))
         #expect(try SessionStore(database: rig.database).load()?.invalidated == .lockedOut)
     }

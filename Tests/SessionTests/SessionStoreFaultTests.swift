@@ -32,7 +32,7 @@ struct SessionStoreFaultTests {
         defer { rig.stop() }
         try rig.database.write { try $0.run("CREATE TRIGGER injected BEFORE INSERT ON applied_command BEGIN SELECT RAISE(ABORT, 'injected fault'); END") }
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"c7","type":"lock"}]}"#)
-        _ = try await rig.manager.fetchSettings()
+        _ = try await FleetPolicy(session: rig.manager, wipe: {}).update()
         #expect(!(await rig.manager.isAuthorized))
         #expect(try SessionStore(database: rig.database).load()?.invalidated == .lockedOut)
     }
@@ -41,11 +41,11 @@ struct SessionStoreFaultTests {
         let rig = try await Self.loggedIn()
         defer { rig.stop() }
         try rig.backend.setSettings(#"{"settings":{},"commands":[{"id":"c8","type":"lock"}]}"#)
-        _ = try await rig.manager.fetchSettings()
+        _ = try await FleetPolicy(session: rig.manager, wipe: {}).update()
         #expect(!(await rig.manager.isAuthorized))
         _ = try await rig.manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
         try rig.database.write { try $0.run("CREATE TRIGGER injected BEFORE INSERT ON applied_command BEGIN SELECT RAISE(ABORT, 'injected fault'); END") }
-        _ = try await rig.manager.fetchSettings()
+        _ = try await FleetPolicy(session: rig.manager, wipe: {}).update()
         #expect(await rig.manager.isAuthorized, "the store says c8 was applied: the new login stands")
     }
 }
