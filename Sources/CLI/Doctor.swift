@@ -253,9 +253,9 @@ enum Doctor {
         return [
             Check(area: "store", name: "writable", ok: !exists || (isDirectory && writable), detail: kind.isEmpty ? directory : "\(directory): \(kind)",
                   fix: unwritable),
-            Check(area: "store", name: "permissions", ok: !exists || privateDirectory,
-                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)",
-                  needs: ["store/writable"]),
+            // Only a directory's mode is judged: anything else fails `writable`, with its own fix.
+            Check(area: "store", name: "permissions", ok: !isDirectory || privateDirectory,
+                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
             Check(area: "store", name: "integrity", ok: integrity == "ok" || integrity == "not created yet", detail: integrity, fix: integrityFix,
                   needs: ["store/writable", "store/permissions"]),
         ]

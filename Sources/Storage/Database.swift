@@ -38,7 +38,11 @@ public final class Database: Sendable {
             opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)
             try Self.checkIntegrity(opened, path: path)
             version = try Self.migrate(opened, migrations, path: path)
-        } catch let error where create && Self.isDamage(error) {
+        } catch let error where Self.isDamage(error) {
+            guard create else {
+                if case .sqlite(_, let message, _) = error { throw .damaged(path: path, reason: message) }
+                throw error
+            }
             aside = try Self.moveAside(path)
             try FileMode.ensureFile(path, mode: 0o600, create: true)
             opened = try Self.open(path, synchronous: synchronous, busyTimeout: busyTimeout)

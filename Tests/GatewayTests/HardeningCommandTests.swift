@@ -92,13 +92,15 @@ struct HardeningCommandTests {
             #expect(result.status == 78, "\(command): \(result.output)")
             #expect(result.output.contains("schema version 99"), "\(command): \(result.output)")
         }
-        // A damaged store is moved aside, and every command says so.
-        for command in [["status"], ["start"], ["trips"]] {
+        // A damaged store is refused by a command that only reads (74, left as it is),
+        // and moved aside by one that writes; each says so.
+        for (command, status) in [(["status"], 74), (["trips"], 74), (["start"], 0)] as [([String], Int32)] {
             try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: work.file("data/waymark.db")))
             try? FileManager.default.removeItem(atPath: work.file("data/waymark.db-wal"))
             try? FileManager.default.removeItem(atPath: work.file("data/waymark.db-shm"))
             let result = try WaymarkBinary.run(data + command, in: work)
-            #expect(result.status == 0 && result.output.contains("moved it to"), "\(command): \(result.output)")
+            #expect(result.status == status, "\(command): \(result.output)")
+            #expect(result.output.contains(status == 0 ? "moved it to" : "is damaged"), "\(command): \(result.output)")
         }
         // Permission denied: 77 from every command.
         chmod(work.path, 0o711)

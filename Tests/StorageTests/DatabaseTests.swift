@@ -94,6 +94,8 @@ struct DatabaseTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = umask(0)
         defer { umask(old) }
+        // The store makes its own directory, not the parents above it.
+        mkdir(directory, 0o700)
         let path = directory + "/nested/w.db"
         let database = try Database(path: path, migrations: Self.migrations)
         try database.write { try $0.run("INSERT INTO sample (body) VALUES ('x')") }
