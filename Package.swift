@@ -196,6 +196,7 @@ let package = Package(
         .testTarget(name: "HostTests", dependencies: ["Host", "DBus", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Daemon", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "Gateway", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "CommandTests", dependencies: ["Command"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Command", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.
