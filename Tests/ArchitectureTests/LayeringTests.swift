@@ -53,6 +53,31 @@ struct LayeringTests {
         }
     }
 
+    /// The README's picture of the layers, top row first: each row's modules.
+    static func pictureRows() throws -> [[String]] {
+        let readme = try String(contentsOfFile: Checkout.path("README.md"), encoding: .utf8)
+        let section = readme.components(separatedBy: "### Layers")[1]
+        let picture = section.components(separatedBy: "```\n")[1]
+        return picture.split(separator: "\n").map { line in
+            line.split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "" }
+        }
+    }
+
+    @Test func everyImportPointsDownTheReadmesPictureOfTheLayers() throws {
+        let targets = try Self.targets()
+        let rows = try Self.pictureRows()
+        var row: [String: Int] = [:]
+        for (index, names) in rows.enumerated() { for name in names { row[name] = index } }
+        let drawn = Set(Self.shipped(targets).keys).subtracting(["waymark"]).filter { !$0.hasPrefix("C") || $0 == "CLI" || $0 == "Cipher" || $0 == "Capture" || $0 == "Config" || $0 == "Control" || $0 == "Command" }
+        #expect(drawn.subtracting(row.keys).isEmpty, "modules missing from the picture: \(drawn.subtracting(row.keys).sorted())")
+        for (name, level) in row {
+            for dependency in targets[name] ?? [] {
+                guard let below = row[dependency] else { continue }
+                #expect(below > level, "\(name) (row \(level + 1)) imports \(dependency) (row \(below + 1)): up or sideways")
+            }
+        }
+    }
+
     /// A module that needs more than 12 others does too much. The one
     /// exception is the command line, which holds the commands and the
     /// daemon's composition root (`CLI/Run`) together for now.
