@@ -92,6 +92,7 @@ struct VirtualPiTests {
                 "\(Self.text(job, "status-unconfigured.txt"))")
         // 2, 3. Logged in and paired as user waymark; one trip, uploaded.
         #expect(Self.text(job, "pair.log").contains(Self.identity), "\(Self.text(job, "pair.log"))")
+        #expect(Self.text(job, "pair-sensor.log").contains("paired sensor #2: address:C0:FF:EE:00:00:09 (tag)"), "\(Self.text(job, "pair-sensor.log"))")
         let trips = try #require(try JSONSerialization.jsonObject(with: Data(Self.text(job, "trips-1.json").utf8)) as? [[String: Any]])
         #expect(trips.count == 1 && trips.first?["end"] is String, "\(trips)")
         // 4. Armed again after a restart, with no login.

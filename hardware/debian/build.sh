@@ -20,6 +20,8 @@ pi=$top/Tests/Pi
 . "$pi/roots.sh"
 version=$("$here/version.sh")
 cache=${WAYMARK_CACHE:-/var/cache/waymark}
+# A fresh machine has no cache yet: make deb must not need make test-pi first.
+mkdir -p "$cache"
 step() { printf '%s… ' "$1"; started=$(date +%s); }
 done_() { echo "done in $(( $(date +%s) - started )) s"; }
 
