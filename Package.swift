@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "Daemon", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "Gateway", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CommandTests", dependencies: ["Command"], swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "Command", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.
         .testTarget(name: "PiTests", dependencies: ["Basics", "PeerHarness"], swiftSettings: strict),

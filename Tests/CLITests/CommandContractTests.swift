@@ -1,6 +1,8 @@
+import Basics
 @testable import CLI
 import Command
 import Foundation
+import Fuzzing
 import Pairings
 import PeerHarness
 import Storage
@@ -263,5 +265,32 @@ struct CommandContractTests {
         defer { work.remove() }
         let export = try WaymarkBinary.run(["export", "--help"], in: work)
         #expect(export.output.hasPrefix("usage: waymark [--config FILE] [--data-dir DIR] export --trip ID [--format"), "\(export.output)")
+    }
+
+    /// Mutated stores (bytes flipped, cut, spliced) under every command that
+    /// reads one: each ends with a code from the README's table, never a
+    /// signal. (`make fuzz` opens a million in-process; this is the real binary.)
+    @Test func everyReadingCommandEndsWithADocumentedCodeOnAMutatedStore() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let data = try Self.seededStore(work)
+        try GatewayStore(path: data + "/waymark.db").checkpoint()
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: data + "/waymark.db")))
+        var random = SplitMix64(seed: 0x57_4D_53_54)
+        let mutator = Mutator()
+        let commands = [["beacons"], ["trips", "--json"], ["status", "--json"], ["queue"], ["events"], ["whoami"], ["export", "--trip", "trip-1"], ["report"]]
+        var codes: [Int32: Int] = [:]
+        for round in 0..<24 {
+            let mutated = mutator.mutate(original, &random)
+            for command in commands {
+                for suffix in ["", "-wal", "-shm"] { unlink(data + "/waymark.db" + suffix) }
+                try Data(mutated).write(to: URL(fileURLWithPath: data + "/waymark.db"))
+                chmod(data + "/waymark.db", 0o600)
+                let result = try WaymarkBinary.run(["--config", "/dev/null", "--data-dir", data] + command, in: work)
+                codes[result.status, default: 0] += 1
+                #expect(Self.documented.contains(result.status), "round \(round), \(command): exit \(result.status): \(result.output.suffix(400))")
+            }
+        }
+        #expect(codes.values.reduce(0, +) == 24 * commands.count, "\(codes)")
     }
 }
