@@ -1,3 +1,4 @@
+package import FoundationEssentials
 import Basics
 import Capture
 import Logging
@@ -23,8 +24,8 @@ extension RecorderService {
 
     /// Stores an event, sends it as the control interface's `Event` signal,
     /// and (for the reconciler's events) queues it for upload with the samples.
-    package func announce(_ event: Event, upload: Bool = true) async {
-        store.note(event)
+    package func announce(_ event: Event, upload: Bool = true, at time: Date = Date()) async {
+        store.note(event, at: time)
         announced(event)
         guard upload else { return }
         capture?.state(.event(event))
@@ -86,7 +87,8 @@ extension RecorderService {
         unsaved.clear()
         for change in trips {
             Log.notice("recording: trip \(change.id) \(change.verb)")
-            if let event = change.event { await announce(event, upload: false) }
+            // At the trip's own time, as replay records it: the log agrees with the trip's row.
+            if let event = change.event { await announce(event, upload: false, at: Date(timeIntervalSince1970: change.at)) }
         }
         await samplesCommitted(samples, urgency)
     }

@@ -111,6 +111,8 @@ struct PowerCutTests {
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
 
+        // The disk's root; waymark makes the data directory in it, never missing parents.
+        mkdir(job.file("store"), 0o755)
         let store = ["--config", job.file("host.conf"), "--data-dir", job.file("store/data")]
         let input = Pipe()
         let login = try ChildProcess(try WaymarkBinary.path, store + ["login", "--username", Glewlwyd.username, "--password-stdin"],
