@@ -40,15 +40,21 @@ struct ScannerServiceTests {
         Task { await service.scan(.documented, sighting: { _ in true }, event: { _ in }) }
     }
 
+    /// A scan, once it has taken its turn and is held in its start.
+    static func heldScan(_ service: ScannerService, _ steps: AsyncStream<ScannerService.Step>) async throws -> Task<Void, Never> {
+        let scan = Self.scan(service)
+        #expect(try await steps.next(within: .seconds(10), "the scan's turn") == .called("scan"))
+        #expect(try await steps.next(within: .seconds(10), "the start") == .starting)
+        return scan
+    }
+
     @Test func twoScansCalledWhileTheFirstStartsMakeOneScanner() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
         let (service, steps, record, gate) = Self.heldService(rig)
 
-        let first = Self.scan(service)
-        #expect(try await steps.next(within: .seconds(10), "the first scan's turn") == .called("scan"))
-        #expect(try await steps.next(within: .seconds(10), "the first start") == .starting)
+        let first = try await Self.heldScan(service, steps)
         let second = Self.scan(service)
         #expect(try await steps.next(within: .seconds(10), "the second scan's turn") == .called("scan"))
         await gate.open()
@@ -70,9 +76,7 @@ struct ScannerServiceTests {
         try await rig.addAdapter()
         let (service, steps, record, gate) = Self.heldService(rig)
 
-        let scan = Self.scan(service)
-        #expect(try await steps.next(within: .seconds(10), "the scan's turn") == .called("scan"))
-        #expect(try await steps.next(within: .seconds(10), "the start") == .starting)
+        let scan = try await Self.heldScan(service, steps)
         let stop = Task { await service.stop() }
         #expect(try await steps.next(within: .seconds(10), "the stop's turn") == .called("stop"))
         await gate.open()

@@ -20,14 +20,7 @@ struct DiskFullTests {
     @Test func aFullDiskStopsRecordingAndCorruptsNothing() async throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
-        let store = try GatewayStore(path: work.file("data/waymark.db"))
-        try RecordingStore(database: store.database).setIntent(.armed)
-        _ = try PairingStore(database: store.database).pair(identity: .iBeacon(uuid: "e2c56db5-dffb-48d2-b060-d0f5a71096e0", major: 1, minor: 1), role: .vehicle, label: "car", bindkey: nil)
-        var configuration = Configuration()
-        configuration.recording.fixInterval = .zero
-        let recorder = RecorderService.make(store: store, configuration: configuration, scanner: ScannerService(bus: nil),
-                                   isAuthorized: { true }, samplesCommitted: { _, _ in })
-        await recorder.reconcile(missing: [])
+        let (store, recorder) = try await StoreFaultTests.runningRecorder(work)
         #expect(await recorder.running)
         let start = Date().timeIntervalSince1970
         for step in 0..<3 { await recorder.handle(.observed(.vehicle(rssi: -50, at: start + Double(step)))) }

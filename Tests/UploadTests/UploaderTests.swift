@@ -149,11 +149,7 @@ struct UploaderTests {
         let rig = try await UploadRig()
         defer { rig.stop() }
         try rig.record(150, startingAt: 1_796_000_000)
-        var options = UploadRig.quick
-        options.maxQueuedSamples = 100
-        let uploader = rig.uploader(options, clock: ContinuousClock())
-        let running = Task { await uploader.run() }
-        uploader.flush()
+        let (uploader, running) = Self.cappedAt100(rig)
         let events = try await UploadRig.untilSettled(uploader.events)
         running.cancel()
         await running.value
@@ -177,11 +173,7 @@ struct UploaderTests {
         try rig.provider.revokeAll()
         _ = try? await rig.session.refresh()
         try rig.database.write { try $0.run("CREATE TRIGGER injected BEFORE INSERT ON dropped_range BEGIN SELECT RAISE(ABORT, 'injected fault'); END") }
-        var options = UploadRig.quick
-        options.maxQueuedSamples = 100
-        let uploader = rig.uploader(options, clock: ContinuousClock())
-        let running = Task { await uploader.run() }
-        uploader.flush()
+        let (uploader, running) = Self.cappedAt100(rig)
         let events = try await UploadRig.untilSettled(uploader.events)
         #expect(events.contains { if case .capNotEnforced(let why) = $0 { why.contains("injected fault") } else { false } }, "\(events)")
         #expect(!events.contains { if case .dataDropped = $0 { true } else { false } })
@@ -195,6 +187,16 @@ struct UploaderTests {
         let dropped = try #require(later.compactMap { if case .dataDropped(let range) = $0 { range } else { nil } }.first, "\(later)")
         #expect(dropped.firstSeq == 1 && dropped.lastSeq == 50)
         #expect(try rig.outbox.status().depth == 100)
+    }
+
+    /// An uploader whose queue holds at most 100 samples, running and flushed.
+    static func cappedAt100(_ rig: UploadRig) -> (Uploader<ContinuousClock>, Task<Void, Never>) {
+        var options = UploadRig.quick
+        options.maxQueuedSamples = 100
+        let uploader = rig.uploader(options, clock: ContinuousClock())
+        let running = Task { await uploader.run() }
+        uploader.flush()
+        return (uploader, running)
     }
 
     @Test func batchesCarryGzipAndAnIdempotencyKeyFromDeviceAndSeqRange() throws {
