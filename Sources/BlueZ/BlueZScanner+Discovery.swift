@@ -134,61 +134,29 @@ extension BlueZScanner {
     }
 
     /// Sleeps until the watchdog period after the last advert (or the last
-    /// start); an advert in the meantime just moves the deadline. With no
-    /// advert at all it climbs a ladder, one step per period: restart
-    /// discovery; power-cycle the adapter; lift soft rfkill blocks and
-    /// power-cycle again (skipped when nothing is blocked); power-cycle it
-    /// through the kernel (skipped without the capability). Then it reports
-    /// that the radio needs a real power cycle and keeps restarting
-    /// discovery, at a period doubling up to `probeBackoffCap` times. An
-    /// advert resets the ladder.
-    ///
-    /// Under a monitor, silence is normal (it hears only what it watches
-    /// for): the monitor is registered again, and the adapter left alone.
+    /// start); an advert in the meantime just moves the deadline. A silent
+    /// period is a step of the ladder (`WatchdogLadder` decides which), and
+    /// an advert resets it.
     private func watchdogLoop() async {
         let base = UInt64(options.watchdog.components.seconds) * 1_000_000_000
             + UInt64(options.watchdog.components.attoseconds / 1_000_000_000)
         while !Task.isCancelled, state == .scanning {
-            let period = base * UInt64(probeBackoff)
+            let period = base * UInt64(ladder.backoff)
             let last = max(devices.lastAdvert, discoveryStarted)
             do { try await clock.sleep(until: origin.advanced(by: .nanoseconds(last + period)), tolerance: nil) } catch { return }
             let advert = devices.lastAdvert
-            if advert > advertAtLastStrike {
-                if radioDead { report(.radioRecovered) }
-                (watchdogStrikes, probeBackoff, radioDead) = (0, 1, false)
-            }
+            if advert > advertAtLastStrike, ladder.advertHeard() { report(.radioRecovered) }
             guard state == .scanning, tick >= max(advert, discoveryStarted) + period else { continue }
             advertAtLastStrike = advert
-            watchdogStrikes += 1
-            if usesMonitor {
-                watchdogStrikes = 0
-                report(.watchdogFired(step: .restartDiscovery))
-                return await startScanning(reason: "watchdog: no adverts")
-            }
-            // Steps that cannot apply here are passed over.
-            if watchdogStrikes == 3, options.unblockRadio() == 0 { watchdogStrikes = 4 }
-            if watchdogStrikes == 4, options.kernelPowerCycle == nil { watchdogStrikes = 5 }
-            switch watchdogStrikes {
-            case 1:
-                report(.watchdogFired(step: .restartDiscovery))
-                await startDiscovery(reason: "watchdog: no adverts")
-            case 2:
-                report(.watchdogFired(step: .powerCycle))
-                await powerCycle()
-            case 3:
-                report(.watchdogFired(step: .rfkillUnblock))
-                await powerCycle()
-            case 4:
-                report(.watchdogFired(step: .mgmtPowerCycle))
-                await powerCycle(throughKernel: true)
-            default:
-                if !radioDead {
-                    radioDead = true
-                    report(.watchdogFired(step: .needsPowerCycle))
-                } else {
-                    probeBackoff = min(probeBackoff * 2, max(options.probeBackoffCap, 1))
-                }
-                await startDiscovery(reason: "watchdog: probing after the ladder")
+            var action = ladder.silence(underMonitor: usesMonitor)
+            if action == .unblockRadio { action = ladder.unblocked(options.unblockRadio()) }
+            if let step = action.step { report(.watchdogFired(step: step)) }
+            switch action {
+            case .restartScan: await startScanning(reason: "watchdog: no adverts")
+            case .restartDiscovery: await startDiscovery(reason: "watchdog: no adverts")
+            case .powerCycle, .powerCycleUnblocked: await powerCycle()
+            case .kernelPowerCycle: await powerCycle(throughKernel: true)
+            case .reportNeedsPowerCycle, .probe, .unblockRadio: await startDiscovery(reason: "watchdog: probing after the ladder")
             }
             return
         }

@@ -54,11 +54,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Bumped whenever discovery is (re)started, so an older attempt that
     /// resumes after an await knows it was overtaken.
     var generation = 0
-    var watchdogStrikes = 0
-    /// The watchdog's period multiplier while probing a radio that needs a power cycle.
-    var probeBackoff = 1
-    /// The ladder ended in `needsPowerCycle` and no advert came since.
-    var radioDead = false
+    /// The watchdog's decisions; the actor carries them out.
+    var ladder: WatchdogLadder
     /// The last advert tick when the watchdog last fired.
     var advertAtLastStrike: UInt64 = 0
     /// When discovery last (re)started, in ticks; the watchdog counts from the later of this and the last advert.
@@ -121,6 +118,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         self.options = options
         self.clock = clock
         self.origin = clock.now
+        self.ladder = WatchdogLadder(backoffCap: options.probeBackoffCap, kernelPowerCycle: options.kernelPowerCycle != nil)
         self.failover = Alarm(clock: clock)
         self.devices = DeviceTable(capacity: options.maxDevices, onShed: options.onShed)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
