@@ -36,9 +36,16 @@ package actor RecorderService: Service {
     /// Told about every event as it is stored (the control interface's `Event` signal).
     let announced: @Sendable (Event) -> Void
 
-    /// The recording rules; this actor carries out what they decide.
-    var core: RecordingCore
-    var stamper: SampleStamper
+    /// The recording rules and the one executor of what they decide; this
+    /// actor carries out the effects only a daemon has.
+    var executor: RecordingExecutor
+    var core: RecordingCore {
+        get { executor.core }
+        set { executor.core = newValue }
+    }
+    var stamper: SampleStamper { executor.stamper }
+    /// What the last commits could not store, for the next one to try again.
+    var unsaved: UnsavedSamples { executor.unsaved }
     /// The stamper's clock, for the location reader's hooks.
     private let bootClock: any SystemClock
     /// When the location reader's last line came, on the boot clock.
@@ -63,8 +70,6 @@ package actor RecorderService: Service {
     /// What the gateway runs now, and what the last `gateway_info` sample said.
     package internal(set) var gatewayInfo: GatewayInfo
     var gatewayInfoSent: GatewayInfo?
-    /// What the last commits could not store, for the next one to try again.
-    var unsaved = UnsavedSamples()
 
     package init(store: GatewayStore, settings: RecorderSettings, scanner: ScannerService, info: GatewayInfo, clock: any SystemClock = KernelClock(),
                  health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
@@ -78,7 +83,7 @@ package actor RecorderService: Service {
         let recordings = RecordingStore(database: store.database)
         self.recordings = recordings
         outbox = Outbox(database: store.database)
-        stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
+        let stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
         bootClock = clock
         self.settings = settings
         self.isAuthorized = isAuthorized
@@ -88,8 +93,8 @@ package actor RecorderService: Service {
         let reading = clock.read()
         healthSince = clock.boot()
         let heartbeat = BestEffort.read("the heartbeat", or: nil) { try recordings.heartbeat }
-        core = RecordingCore(intent: BestEffort.read("the intent", or: .disarmed) { try recordings.intent }, lastCollected: heartbeat?.onBootClock(reading),
-                             gapThreshold: settings.gapThreshold, trips: settings.trips, samples: settings.samples)
+        var core = RecordingCore(intent: BestEffort.read("the intent", or: .disarmed) { try recordings.intent }, lastCollected: heartbeat?.onBootClock(reading),
+                                 gapThreshold: settings.gapThreshold, trips: settings.trips, samples: settings.samples)
         // A trip the last process left open goes on if the beacon is back in time.
         if let open = BestEffort.read("the trips", or: [], { try recordings.trips() }).last, open.end == nil {
             let lastSeen = heartbeat?.onBootClock(reading) ?? 0
@@ -97,6 +102,7 @@ package actor RecorderService: Service {
             core.restore(tripID: open.id, start: lastSeen - length, lastSeen: lastSeen)
             Log.notice("recording: trip \(open.id) was open at the last stop; it continues if the beacon is back within the reopen window")
         }
+        executor = RecordingExecutor(core: core, stamper: stamper, store: store)
     }
 
     /// The pairings as stored now; none if the store cannot be read.
@@ -105,10 +111,7 @@ package actor RecorderService: Service {
     /// Now on the boot clock: the timeline of trips, presence and gaps.
     var now: Double { stamper.clock.boot() }
 
-    func storeHeartbeat(_ boot: Double) {
-        let stamped = stamper.stamp(boot)
-        BestEffort.write("store the heartbeat") { try recordings.setHeartbeat(Heartbeat(wall: stamped.time, source: stamped.source, boot: boot, bootID: stamped.reading.bootID)) }
-    }
+    func storeHeartbeat(_ boot: Double) { executor.storeHeartbeat(boot) }
 
     package var running: Bool { core.running }
     package var intent: RecordingIntent { core.intent }
@@ -174,20 +177,27 @@ package actor RecorderService: Service {
         await shutdown()
     }
 
-    /// Feeds the core and carries out what it decides.
+    /// Feeds the core and carries out what it decides: the store's part by
+    /// the executor, the daemon's (scanning, signals, sinks, logs) here.
     func handle(_ input: RecordingCore.Input) async {
-        core.wallOffset = stamper.wall(0)
-        for action in core.handle(input) {
-            switch action {
+        await perform(executor.handle(input))
+        scheduleTick()
+    }
+
+    /// The effects only a daemon has, in the order the executor reported them.
+    func perform(_ effects: [RecordingExecutor.Effect]) async {
+        for effect in effects {
+            switch effect {
             case .startScanning: await startRuntime()
             case .stopScanning: await stopRuntime()
-            case .receiverTime(let time, let boot): stamper.gnss(time: time, atBoot: boot)
-            case .commit(let samples, let flush): await commit(samples, urgency: flush ? .flush : .batched)
-            case .report(let event): await report(event)
-            case .heartbeat(let boot): storeHeartbeat(boot)
+            case .reported(let event): log(event)
+            case .announced(let event, let uploaded):
+                announced(event)
+                if uploaded { capture?.state(.event(event)) }
+            case .tripChanged(let change): Log.notice("recording: trip \(change.id) \(change.verb)")
+            case .committed(let samples, let urgency): await samplesCommitted(samples, urgency)
             }
         }
-        scheduleTick()
     }
 
     private func startRuntime() async {

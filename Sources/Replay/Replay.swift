@@ -49,9 +49,9 @@ package struct Replay {
     package func run(_ reader: CaptureReader, pace: Pace = .fast) async throws -> ReplayOutcome {
         let clock = ReplayClock(bootID: reader.header.bootID)
         let recording = configuration.recording
-        var state = ReplayState(stamper: SampleStamper(clock: clock, outbox: outbox, recordings: recordings),
-                                core: RecordingCore(intent: .armed, lastCollected: nil, gapThreshold: recording.gapThreshold.seconds,
-                                                    trips: recording.tripOptions, samples: recording.sampleOptions),
+        let core = RecordingCore(intent: .armed, lastCollected: nil, gapThreshold: recording.gapThreshold.seconds,
+                                 trips: recording.tripOptions, samples: recording.sampleOptions)
+        var state = ReplayState(executor: RecordingExecutor(core: core, stamper: SampleStamper(clock: clock, outbox: outbox, recordings: recordings), store: store),
                                 location: ReplayedLocation(settle: configuration.location.readerOptions.epochSettle.seconds))
         var first: CaptureRecord?
         var last: CaptureRecord?
@@ -59,13 +59,13 @@ package struct Replay {
             if case .speed(let speed) = pace, let last, record.boot > last.boot {
                 try await Task.sleep(for: .seconds(min(60, (record.boot - last.boot) / max(speed, 0.001))))
             }
-            try due(until: record, &state, clock)
+            due(until: record, &state, clock)
             clock.set(boot: record.boot, wall: record.wall, synchronized: record.synchronized)
-            try replay(record, &state)
+            replay(record, &state)
             first = first ?? record
             last = record
         }
-        if let last { try due(until: last, &state, clock) }
+        if let last { due(until: last, &state, clock) }
         return ReplayOutcome(records: reader.records, stop: reader.stop ?? .complete, from: first?.wall, to: last?.wall,
                              samples: state.counts, trips: try recordings.trips().filter { state.tripIDs.contains($0.id) })
     }
@@ -73,7 +73,7 @@ package struct Replay {
     /// Fires the deadlines that fall before `record`: the core's (a
     /// millisecond after it, as the daemon's timer wakes), and the location
     /// reader's epoch settling.
-    private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock) throws {
+    private func due(until record: CaptureRecord, _ state: inout ReplayState, _ clock: ReplayClock) {
         var fired = -Double.infinity
         while true {
             let tick = state.core.nextDeadline.map { $0 + RecordingCore.tickDelay }
@@ -82,13 +82,13 @@ package struct Replay {
             fired = deadline
             clock.set(boot: deadline, wall: record.wall - (record.boot - deadline), synchronized: record.synchronized)
             if settle == deadline, let fix = state.location.finish() {
-                try handle(.observed(.fix(fix, at: deadline)), &state)
+                handle(.observed(.fix(fix, at: deadline)), &state)
             }
-            if tick == deadline { try handle(.tick(at: deadline), &state) }
+            if tick == deadline { handle(.tick(at: deadline), &state) }
         }
     }
 
-    private func replay(_ record: CaptureRecord, _ state: inout ReplayState) throws {
+    private func replay(_ record: CaptureRecord, _ state: inout ReplayState) {
         let at = record.boot
         switch record.body {
         case .advert(let adapter, let sighting):
@@ -97,65 +97,48 @@ package struct Replay {
             state.meter.advert()
             guard let (pairing, observation) = paired.match(sighting, at: { at }) else { return }
             state.meter.seen(pairing.identity, rssi: sighting.rssi)
-            try handle(.observed(observation), &state)
+            handle(.observed(observation), &state)
         case .location(let line):
-            for fix in state.location.add(line, at: at) { try handle(.observed(.fix(fix, at: at)), &state) }
+            for fix in state.location.add(line, at: at) { handle(.observed(.fix(fix, at: at)), &state) }
         case .state(let captured):
             switch captured {
             case .requirements(let missing, let intent, let authorized):
-                try handle(.reconcile(RecordingConditions(missing: missing, capturedIntent: intent, authorized: authorized), at: at), &state)
+                handle(.reconcile(RecordingConditions(missing: missing, capturedIntent: intent, authorized: authorized), at: at), &state)
             // A capture without conditions (`waymark record`, an older
             // daemon's): the runtime ran between these.
             case .running(let on) where on != state.core.running:
                 var conditions = state.core.lastConditions
                 conditions.intent = on ? .armed : .disarmed
                 conditions.authorized = true
-                try handle(.reconcile(conditions, at: at), &state)
-            case .sleep: try handle(.sleep(at: at), &state)
-            case .wake: try handle(.wake(state.core.lastConditions, at: at), &state)
+                handle(.reconcile(conditions, at: at), &state)
+            case .sleep: handle(.sleep(at: at), &state)
+            case .wake: handle(.wake(state.core.lastConditions, at: at), &state)
             case .scanMode(let mode): state.meter.follow(mode: mode)
             // The core's own are made again above; one from a newer Waymark is passed over.
             case .event(let event):
                 guard !event.kind.isReconcilers else { return }
-                try announce(event, &state)
+                announce(event, &state)
             case .health(let seconds):
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
-                try commit([RecordedSample(time: at, tripID: state.core.currentTrip, payload: .radioHealth(report))], &state)
+                commit([RecordedSample(time: at, tripID: state.core.currentTrip, payload: .radioHealth(report))], &state)
             case .running, .end, .unknown:
                 break
             }
         }
     }
 
-    /// Feeds the core and carries out what it decides, as the daemon's
-    /// recorder does; scanning is the capture's, and nothing is uploaded.
-    private func handle(_ input: RecordingCore.Input, _ state: inout ReplayState) throws {
-        state.core.wallOffset = state.stamper.wall(0)
-        for action in state.core.handle(input) {
-            switch action {
-            case .receiverTime(let time, let boot): state.stamper.gnss(time: time, atBoot: boot)
-            case .commit(let samples, _): try commit(samples, &state)
-            case .report(let event): try announce(event.announcement(wall: state.stamper.wall), &state)
-            case .startScanning, .stopScanning, .heartbeat: break
-            }
-        }
+    /// Feeds the core through the executor the daemon uses; of the effects,
+    /// replay keeps the counts: scanning is the capture's, and nothing is
+    /// uploaded or signalled.
+    private func handle(_ input: RecordingCore.Input, _ state: inout ReplayState) {
+        state.keep(state.executor.handle(input))
     }
 
-    private func announce(_ event: Event, _ state: inout ReplayState) throws {
-        let now = state.stamper.clock.boot()
-        try store.record(event, at: Date(timeIntervalSince1970: state.stamper.wall(now)))
-        try commit([RecordedSample(time: now, tripID: state.core.currentTrip, payload: .event(event))], &state)
+    private func announce(_ event: Event, _ state: inout ReplayState) {
+        state.keep(state.executor.announce(event))
     }
 
-    private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) throws {
-        guard !recorded.isEmpty else { return }
-        let samples = state.stamper.stamp(recorded)
-        let trips = state.stamper.tripChanges(recorded, stamped: samples)
-        try state.stamper.append(samples, trips: trips, to: outbox, tracks: recordings)
-        for change in trips {
-            state.tripIDs.insert(change.id)
-            if let event = change.event { try store.record(event, at: Date(timeIntervalSince1970: change.at)) }
-        }
-        for sample in samples { state.counts[sample.kind, default: 0] += 1 }
+    private func commit(_ recorded: [RecordedSample], _ state: inout ReplayState) {
+        state.keep(state.executor.commit(recorded))
     }
 }

@@ -4,11 +4,24 @@ import Telemetry
 
 /// What a replay carries from record to record.
 struct ReplayState {
-    var stamper: SampleStamper
-    var core: RecordingCore
+    var executor: RecordingExecutor
     var location: ReplayedLocation
     let meter = RadioHealthMeter()
     var counts: [SampleKind: Int] = [:]
     /// The trips this replay started or continued.
     var tripIDs: Set<String> = []
+
+    var core: RecordingCore { executor.core }
+    var stamper: SampleStamper { executor.stamper }
+
+    /// What replay keeps of the executor's effects: the samples by kind, and the trips.
+    mutating func keep(_ effects: [RecordingExecutor.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .committed(let samples, _): for sample in samples { counts[sample.kind, default: 0] += 1 }
+            case .tripChanged(let change): tripIDs.insert(change.id)
+            case .startScanning, .stopScanning, .reported, .announced: break
+            }
+        }
+    }
 }
