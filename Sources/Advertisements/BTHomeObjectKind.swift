@@ -160,6 +160,8 @@ struct BTHomeObjectKind: Sendable {
     static let buttonEvents: [UInt8: String] = [
         0x00: "none", 0x01: "press", 0x02: "double_press", 0x03: "triple_press", 0x04: "long_press",
         0x05: "long_double_press", 0x06: "long_triple_press", 0x80: "hold_press",
+        // ShellyBLU buttons send 0xFE while held; BTHome's own decoder reads it as 0x80.
+        0xFE: "hold_press",
     ]
 
     static let dimmerEvents: [UInt8: String] = [0x00: "none", 0x01: "rotate_left", 0x02: "rotate_right"]

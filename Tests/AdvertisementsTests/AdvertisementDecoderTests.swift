@@ -94,6 +94,17 @@ struct AdvertisementDecoderTests {
         #expect(uid.identity?.description == "eddystone:9E5D61E66621DA7CA630:0ED145673A89")
     }
 
+    /// A BTHome v2 button event (object 0x3A), unencrypted: every event BTHome's decoder names.
+    @Test(arguments: [(UInt8(0x01), "press"), (0x04, "long_press"), (0x06, "long_triple_press"), (0x80, "hold_press"), (0xFE, "hold_press"),
+                      (0x00, "none"), (0x7F, "unknown_127")])
+    func aButtonEventDecodesAsBTHomesOwnDecoderNamesIt(code: UInt8, name: String) throws {
+        guard case .btHome(let packet) = AdvertisementDecoder.decode(serviceUUID: "fcd2", [0x40, 0x3A, code]) else {
+            Issue.record("not decoded as BTHome")
+            return
+        }
+        #expect(packet.objects.first?.value == .event(name))
+    }
+
     @Test func jsonUsesDocumentedFieldNames() throws {
         let tlm = AdvertisementDecoder.decode(serviceUUID: "feaa", try #require(Advertisement.parseHex("20000b1813000000146700002ac4")))
         let encoder = JSONEncoder()
