@@ -50,6 +50,8 @@ struct CommandContractTests {
         ["manual"], ["completion"], ["status"], ["status", "--json"], ["queue"], ["queue", "--json"], ["events"], ["whoami", "--json"],
         ["export", "--trip", "trip-1"], ["export", "--trip", "trip-1", "--format", "csv"], ["report"], ["report", "--trip", "trip-1", "--out", "-"],
         ["decode", "--manufacturer-data", "0x004C:0215e2c56db5dffb48d2b060d0f5a71096e000640000c5"], ["pair", "--help"],
+        ["pair", "--address", "AA:BB:CC:DD:EE:01", "--role", "sensor"], ["unpair", "1"], ["start"], ["stop"], ["health", "--json"],
+        ["config", "--require-backend"], ["trips", "--json"], ["events", "--json"],
     ])
     func aCommandWhoseOutputCannotBeWrittenSaysSoAndExits74(arguments: [String]) throws {
         let work = try TemporaryDirectory()
@@ -58,6 +60,17 @@ struct CommandContractTests {
         let result = try Self.runToFullDisk(["--config", "/dev/null", "--data-dir", data] + arguments, in: work)
         #expect(result.status == 74, "\(arguments): \(result.output)")
         #expect(result.output.contains("cannot write to standard output: "), "\(result.output)")
+    }
+
+    /// A config file's escape sequence reaches the terminal shown, never obeyed: one line, no ESC.
+    @Test func aConfigErrorShowsTheFilesControlCharactersInsteadOfSendingThem() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        try "[Recording]\nBeacon\u{1B}]0;owned\u{07}LostTimeout = 1s\n".write(toFile: work.file("w.conf"), atomically: true, encoding: .utf8)
+        let result = try WaymarkBinary.run(["--config", work.file("w.conf"), "config"], in: work)
+        #expect(result.status == 78)
+        #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.output.debugDescription)")
+        #expect(result.output.contains("\\u{1b}]0;owned\\u{7}") && result.output.split(separator: "\n").count == 1, "\(result.output)")
     }
 
     @Test func gpsDecodingAnNMEAFileToAFullDiskExits74() throws {
