@@ -20,11 +20,19 @@ vm_suites=$!
 # longest silences reached 2.4 s against the 2 s check; at nice 10 the
 # mgmt scan's was 0.49 s. (A live recording and its replay once
 # disagreed at nice 10; the daemon now times what it hears as replay does.)
-nice -n 10 "$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
+# The suites that only burn CPU (the fuzz loops, the CLI's hundreds of short
+# runs of the binary) wait for the VM. In one clean-clone run with them
+# beside it (at nice 10), the active scan's longest silence was 2.4 s and
+# the mgmt scan found bluetoothd too slow to answer; the VM suites alone,
+# on the same build, passed.
+cpu_bound='^(FuzzTests|CLITests)\.'
+nice -n 10 "$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip "$cpu_bound" --skip '^PiTests\.' --skip '^PowerTests\.'
 others=$?
 wait $vm_suites
 vm_status=$?
+"$bundle" --testing-library swift-testing --no-parallel --filter "$cpu_bound"
+cpu_status=$?
 echo "--- the suites in the real-BlueZ VM"
 cat "$log"
 rm -f "$log"
-[ $others -eq 0 ] && [ $vm_status -eq 0 ]
+[ $others -eq 0 ] && [ $vm_status -eq 0 ] && [ $cpu_status -eq 0 ]
