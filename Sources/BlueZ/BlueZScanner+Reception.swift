@@ -75,6 +75,7 @@ extension BlueZScanner {
     /// chosen but hears nothing, until `subscribeToDevices` succeeds.
     func receive(_ choice: (ScanReception, ManagementSocket?)) async throws(DBusError) {
         let (new, socket) = choice
+        var refused: DBusError?
         if let socket {
             let feed = ManagementFeed(socket: socket, table: devices, tick: ticker, deliver: deliver)
             feed.follow(adapterPath: adapterPath)
@@ -87,6 +88,9 @@ extension BlueZScanner {
             deviceUpdates?.cancel()
             deviceUpdates = nil
         } else {
+            // Subscribed before anything says the mode changed: an advert
+            // right after that must not fall between the two paths.
+            do throws(DBusError) { try await subscribe() } catch { refused = error }
             adverts.value = true
             monitorRounds.value = new.mode == .passive
             management?.cancel()
@@ -97,7 +101,7 @@ extension BlueZScanner {
             reception = new
             report(.reception(new, previous: previous?.mode))
         }
-        if socket == nil { try await subscribeToDevices() }
+        if let refused { throw refused }
     }
 
     /// While running: as `receive`, and a refused subscription is logged,
@@ -109,7 +113,13 @@ extension BlueZScanner {
     /// Subscribes to `Device1` changes, the D-Bus path's adverts, unless
     /// subscribed already or adverts come over the management channel.
     func subscribeToDevices() async throws(DBusError) {
-        guard adverts.value, deviceUpdates == nil else { return }
+        guard adverts.value else { return }
+        try await subscribe()
+    }
+
+    /// Subscribes to `Device1` changes unless subscribed already.
+    private func subscribe() async throws(DBusError) {
+        guard deviceUpdates == nil else { return }
         let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection
         deviceUpdates = try await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1")) { message in
             guard let path = message.path else { return }
