@@ -60,7 +60,7 @@ deps-pi:
 
 # The suites run from the test bundle (Tests/suites.sh): one at a time, as
 # the million-input fuzz loops would otherwise take both cores from the
-# tests that time real peers, with the two in the real-BlueZ VM beside them.
+# tests that time real peers, then the two in the real-BlueZ VM, alone.
 # Then the second compiler: every target and test built with Debian 13's
 # swiftlang 6.0.3 in a trixie root, and the suites that start no peer run
 # with it (Tests/Pi/swift60.sh). The virtual Pi is `make test-pi`, the power
@@ -105,7 +105,7 @@ demo-build: deps-demo
 	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "linking waymark" $(SWIFT) build --product waymark
 
 # Only the real-BlueZ VM test (about nine minutes under software emulation);
-# `make test` runs it beside the rest.
+# `make test` runs it after the rest, alone.
 test-vm: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --filter RealBlueZTests
