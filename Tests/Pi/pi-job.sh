@@ -100,6 +100,7 @@ if [ "$boot" = 1 ]; then
     (umask 077; echo 231d39c1d7cc1ab1aee224cd096db932 > /root/tag.key)
     as_waymark pair --role sensor --address C0:FF:EE:00:00:09 --label tag --bindkey - < /root/tag.key > /job/pair-sensor.log 2>&1 \
         || finish 22 "pairing a sensor with its key on standard input failed"
+    rm -f /root/tag.key
 
     say "systemctl start waymark"
     started=$(date +%s.%N)
