@@ -9,17 +9,24 @@ import Testing
 /// `waymark replay` of what it wrote, on the host.
 @Suite(.serialized)
 struct CaptureReplayTests {
+    /// A rig whose daemon captures into the returned directory, with short trip timeouts.
+    static func capturingRig() async throws -> (RecordingRig, String) {
+        let car = try await RecordingRig(
+            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\nCapture = CAPTURE\n", pairVehicle: true)
+        let work = car.session.work
+        let directory = work.file("capture")
+        let conf = try String(contentsOfFile: work.file("waymark.conf"), encoding: .utf8)
+        try conf.replacingOccurrences(of: "CAPTURE", with: directory).write(toFile: work.file("waymark.conf"), atomically: true, encoding: .utf8)
+        return (car, directory)
+    }
+
     /// A drive (the beacon in sight for 3 s, fixes from gpsd) captured by
     /// the daemon replays to the same trip, within a second, and the same
     /// samples of every kind.
     @Test func aCapturedDriveReplaysToTheSameTripAndSamples() async throws {
-        let car = try await RecordingRig(
-            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\nCapture = CAPTURE\n", pairVehicle: true)
+        let (car, directory) = try await Self.capturingRig()
         defer { car.stop() }
         let rig = car.session
-        let directory = rig.work.file("capture")
-        let conf = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-        try conf.replacingOccurrences(of: "CAPTURE", with: directory).write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
         let daemon = try await car.startAndDrive(seconds: 3)
         defer { daemon.stop() }
         try await RecordingRig.waitFor("ended", in: daemon)
@@ -72,13 +79,9 @@ struct CaptureReplayTests {
     /// machine's alone, so the samples' order is compared, not their
     /// sequence numbers, which it takes some of.
     @Test func aLiveRecordingAndItsReplayHoldTheSameRowsToTheByte() async throws {
-        let car = try await RecordingRig(
-            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\nCapture = CAPTURE\n", pairVehicle: true)
+        let (car, directory) = try await Self.capturingRig()
         defer { car.stop() }
         let rig = car.session
-        let directory = rig.work.file("capture")
-        let conf = try String(contentsOfFile: rig.work.file("waymark.conf"), encoding: .utf8)
-        try conf.replacingOccurrences(of: "CAPTURE", with: directory).write(toFile: rig.work.file("waymark.conf"), atomically: true, encoding: .utf8)
         try rig.backend.setFaults(#"{"queue":["# + Array(repeating: #"{"kind":"503"}"#, count: 200).joined(separator: ",") + "]}")
         let daemon = try await car.startAndDrive(seconds: 3)
         defer { daemon.stop() }
