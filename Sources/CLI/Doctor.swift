@@ -233,7 +233,7 @@ enum Doctor {
             do {
                 let store = try GatewayStore(path: invocation.storePath, create: false)
                 integrity = try store.database.read { try $0.scalar("PRAGMA quick_check")?.text } ?? "?"
-                integrityFix = "waymark start moves the damaged store aside (kept) and starts an empty one"
+                integrityFix = Self.fix(forStoreError: StorageError.damaged(path: invocation.storePath, reason: integrity), directory: directory)
             } catch {
                 integrity = "\(error)"
                 integrityFix = Self.fix(forStoreError: error, directory: directory)

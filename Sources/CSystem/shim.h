@@ -15,8 +15,6 @@
 
 /* Linux calls that Glibc's Swift module does not bring. */
 
-/* prctl(2) is variadic, which Swift cannot call. Marks the process not
-   dumpable: no core file, no ptrace or /proc/PID/mem by the same user. */
 /* Flushes stdout and says whether any write to it failed since the start
    (the stream's error flag is sticky): 0, or an errno (EIO when the failed
    write's own errno is gone). Swift cannot name glibc's stdout safely. */
@@ -27,6 +25,8 @@ static inline int csystem_finish_stdout(void) {
     return errno ? errno : EIO;
 }
 
+/* prctl(2) is variadic, which Swift cannot call. Marks the process not
+   dumpable: no core file, no ptrace or /proc/PID/mem by the same user. */
 static inline int csystem_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /* No transparent huge pages for this process (kept across exec). */

@@ -41,13 +41,13 @@ package struct ConfigFile {
                 throw ConfigError(file: file, line: number, key: "", message: "expected `Key = value`, found \(line.quotedForMessage)")
             }
             let key = line[..<equals].trimmingWhitespace()
-            let value = try Self.value(of: line[line.index(after: equals)...], file: file, line: number, key: "\(section ?? "").\(key)")
             guard let section else {
                 throw ConfigError(file: file, line: number, key: key, message: "key outside any [Section]")
             }
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber }) else {
                 throw ConfigError(file: file, line: number, key: "\(section).\(key)", message: "malformed key")
             }
+            let value = try Self.value(of: line[line.index(after: equals)...], file: file, line: number, key: "\(section).\(key)")
             entries.append(Entry(section: section, key: key, value: value, line: number))
         }
     }

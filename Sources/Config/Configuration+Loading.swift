@@ -1,5 +1,4 @@
 import Basics
-import Basics
 import FoundationEssentials
 import Glibc
 import Upload

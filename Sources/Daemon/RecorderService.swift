@@ -109,7 +109,7 @@ package actor RecorderService: Service {
     var pairings: [Pairing] { BestEffort.read("the pairings", or: []) { try PairingStore(database: store.database).all() } }
 
     /// Now on the boot clock: the timeline of trips, presence and gaps.
-    var now: Double { stamper.clock.boot() }
+    var now: Double { executor.now }
 
     func storeHeartbeat(_ boot: Double) { executor.storeHeartbeat(boot) }
 

@@ -37,13 +37,9 @@ public enum Log {
 
     private static func write(_ priority: Priority, _ message: () -> String) {
         guard priority.rawValue <= level.load(ordering: .relaxed) else { return }
-        // One line, whatever the message holds: a control character from a
-        // file or a device is shown, never obeyed by the terminal.
-        var line = "<\(priority.rawValue)>" + TerminalText.escaped(message())
-        line.append("\n")
-        // One write(2) per line keeps lines whole when several threads log.
-        line.withCString { pointer in
-            _ = Glibc.write(STDERR_FILENO, pointer, strlen(pointer))
-        }
+        // One line, whatever the message holds (a control character from a
+        // file or a device is shown, never obeyed by the terminal), in one
+        // write(2), which keeps lines whole when several threads log.
+        raw("<\(priority.rawValue)>" + TerminalText.escaped(message()) + "\n")
     }
 }

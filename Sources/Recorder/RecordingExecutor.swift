@@ -85,7 +85,7 @@ package struct RecordingExecutor {
         let samples = unsaved.samples + stamped
         let trips = unsaved.trips + stamper.tripChanges(recorded, stamped: stamped)
         do {
-            try stamper.append(samples, trips: trips, to: stamper.outbox, tracks: stamper.recordings)
+            try stamper.append(samples, trips: trips)
         } catch {
             let kinds = Set(samples.map(\.kind.rawValue)).sorted().joined(separator: ", ")
             let tripIDs = trips.map { "\($0.id) \($0.verb)" }.joined(separator: ", ")

@@ -1,9 +1,9 @@
 import Basics
 package import Recording
 import Storage
-package import Store
+import Store
 package import Telemetry
-package import Upload
+import Upload
 package import Vocabulary
 
 /// Committing what the recording core decided: the daemon and replay share it.
@@ -64,7 +64,7 @@ extension SampleStamper {
     /// timelines, in one transaction: the samples and their trips' rows are
     /// stored together or not at all. A timeline that cannot be written
     /// costs the report, never the samples.
-    package func append(_ samples: [Sample], trips: [TripChange], to outbox: Outbox, tracks recordings: RecordingStore) throws(CommitError) {
+    package func append(_ samples: [Sample], trips: [TripChange]) throws(CommitError) {
         do {
             try outbox.append(samples) { connection, seqs in
                 for trip in trips { try trip.store(in: recordings, on: connection) }

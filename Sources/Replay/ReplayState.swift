@@ -12,7 +12,6 @@ struct ReplayState {
     var tripIDs: Set<String> = []
 
     var core: RecordingCore { executor.core }
-    var stamper: SampleStamper { executor.stamper }
 
     /// What replay keeps of the executor's effects: the samples by kind, and the trips.
     mutating func keep(_ effects: [RecordingExecutor.Effect]) {

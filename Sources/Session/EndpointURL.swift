@@ -25,8 +25,7 @@ public enum EndpointURL {
         let authority = text.dropFirst((isSecure ? secure : plain).count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !authority.contains("@"), let (host, port) = parseHostPort(String(authority), defaultPort: isSecure ? securePort : plainPort) else {
             // Say which half is wrong: a good host with a bad port is about the port.
-            if let colon = authority.lastIndex(of: ":"), !authority.contains("@"), !authority[..<colon].hasSuffix("["),
-               parseHostPort(String(authority[..<colon]), defaultPort: 1) != nil || authority.hasPrefix("[") && authority[..<colon].hasSuffix("]") {
+            if !authority.contains("@"), let colon = authority.lastIndex(of: ":"), parseHostPort(String(authority[..<colon]), defaultPort: 1) != nil {
                 return .failure(Refusal(message: "has no valid port (a whole number from 1 to 65535), got \(String(authority[authority.index(after: colon)...]).debugDescription)"))
             }
             return .failure(Refusal(message: "has no valid host"))

@@ -109,12 +109,7 @@ public final class Database: Sendable {
 
     /// `PRAGMA quick_check`: O(N) and enough to catch torn and overwritten pages.
     private static func checkIntegrity(_ connection: Connection, path: String) throws(StorageError) {
-        let check: Statement
-        do {
-            check = try connection.prepare("PRAGMA quick_check")
-        } catch .sqlite(let code, let message, _) where code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB {
-            throw .damaged(path: path, reason: message)
-        }
+        let check = try connection.prepare("PRAGMA quick_check")
         try check.bind([])
         defer { check.reset() }
         var results: [String] = []
