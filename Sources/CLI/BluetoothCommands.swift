@@ -248,6 +248,10 @@ enum BluetoothCommands {
                 identity: identity, role: role, label: label ?? identity.description, bindkey: bindkey.map(KeyInput.hex))
             print("paired \(pairing.role.rawValue) #\(pairing.id): \(pairing.identity) (\(TerminalText.escaped(pairing.label)))")
             return .ok
+        } catch let failure as PairingStore.Failure {
+            // The store holds what no pairing can follow: it cannot be written as it is.
+            Log.error("pair: \(failure)")
+            return .ioError
         } catch {
             Log.error("pair: \(error)")
             return StoreAccess.exitCode(for: error)

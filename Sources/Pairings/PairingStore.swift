@@ -12,9 +12,12 @@ package struct PairingStore {
 
     package enum Failure: Error, CustomStringConvertible {
         case notFound(Int64)
+        /// The store's last pairing id is the largest there is (a store edited by hand).
+        case noFreeID(last: Int64)
         package var description: String {
             switch self {
             case .notFound(let id): "no pairing with id \(id); see waymark beacons"
+            case .noFreeID(let last): "the store's last pairing id is \(last): no id is left for a new pairing"
             }
         }
     }
@@ -50,6 +53,8 @@ package struct PairingStore {
             let last = try connection.scalar("""
                 SELECT max(coalesce((SELECT max(id) FROM pairing), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'last_pairing_id'), 0))
                 """)?.integer ?? 0
+            // The last id comes from the store: an edited one may be the largest there is.
+            guard last < Int64.max else { throw Failure.noFreeID(last: last) }
             try connection.run("""
                 INSERT INTO pairing (id, identity, role, label, bindkey, created) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (identity) DO UPDATE SET role = excluded.role, label = excluded.label, bindkey = excluded.bindkey

@@ -203,6 +203,17 @@ struct CommandContractTests {
         }
     }
 
+    /// The last pairing id is read from the store: the largest there is is refused, never added to.
+    @Test func aStoredLastPairingIdThatCannotGrowIsRefusedNotTrappedOn() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let data = try Self.seededStore(work)
+        try Self.sqlite3(data + "/waymark.db", "INSERT INTO meta (key, value) VALUES ('last_pairing_id', '9223372036854775807') ON CONFLICT (key) DO UPDATE SET value = excluded.value", in: work)
+        let result = try WaymarkBinary.run(["--config", "/dev/null", "--data-dir", data, "pair", "--address", "AA:BB:CC:DD:EE:02", "--role", "sensor"], in: work)
+        #expect(result.status == 74, "\(result.output)")
+        #expect(result.output.contains("no id is left for a new pairing"), "\(result.output)")
+    }
+
     @Test func bareWaymarkPrintsItsUsageToStderrAndExits64() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
