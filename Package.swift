@@ -74,23 +74,25 @@ let package = Package(
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
-        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel", "Vocabulary", "Lifecycle", "Logging"], swiftSettings: strict),
-        .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry"], swiftSettings: strict),
+        // The radio's model: sightings, scan modes, the scanner's events and the watchdog's ladder, as plain values and pure decisions.
+        .target(name: "Radio", dependencies: ["Vocabulary"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["Basics", "DBus", "BluetoothKernel", "Radio", "Vocabulary", "Lifecycle", "Logging"], swiftSettings: strict),
+        .target(name: "Location", dependencies: ["CGPS", "Logging", "Basics", "Telemetry", "Vocabulary"], swiftSettings: strict),
         // Field captures: everything the gateway heard, framed and gzip-compressed, for replay.
-        .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "BlueZ", "Basics", "Logging"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["Vocabulary", "CZlib", "Basics", "Logging", "Radio"], swiftSettings: strict),
 
         // The command line's plumbing: commands, options, exit codes, the version.
         .target(name: "Command", dependencies: ["Basics"], swiftSettings: strict),
         // Configuration: the file, its schema (the one source of every default), the fleet's pushed settings (a plain value: no store).
         .target(
             name: "Config",
-            dependencies: ["Session", "Upload", "MQTT", "Location", "BlueZ", "BluetoothKernel", "Recording", "Logging", "Basics"],
+            dependencies: ["Session", "Upload", "MQTT", "Location", "BlueZ", "BluetoothKernel", "Recording", "Logging", "Basics", "Radio"],
             swiftSettings: strict
         ),
         // Paired beacons and tags: their store, matching sightings against them, private address resolution.
         .target(
             name: "Pairings",
-            dependencies: ["Vocabulary", "Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Recording", "Storage", "Telemetry", "Logging"],
+            dependencies: ["Vocabulary", "Advertisements", "Cipher", "Recording", "Storage", "Telemetry", "Logging", "Radio"],
             swiftSettings: strict
         ),
         // The gateway's store: its schema and migrations, the wipe list, trips, events, the heartbeat.
@@ -99,24 +101,18 @@ let package = Package(
             dependencies: ["Vocabulary", "Pairings", "Advertisements", "Session", "Upload", "Storage", "Telemetry", "Logging", "Basics"],
             swiftSettings: strict
         ),
-        // What the daemon and the CLI share on top of those: the requirement probes and the session factory.
-        .target(
-            name: "Gateway",
-            dependencies: ["Vocabulary", "Config", "Store", "Session", "HTTP", "Upload", "DBus", "BlueZ", "Location", "Logging"],
-            swiftSettings: strict
-        ),
         // What carries out the recording core's actions, for the daemon and
         // replay alike: the stamper and the one commit path, the capture tap,
         // the radio's health meter.
         .target(
             name: "Recorder",
-            dependencies: ["Vocabulary", "Pairings", "Store", "Capture", "BlueZ", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Pairings", "Store", "Capture", "Storage", "Upload", "Recording", "Telemetry", "Logging", "Basics", "Radio"],
             swiftSettings: strict
         ),
         // `waymark replay`: the recording core driven from a capture on a virtual clock.
         .target(
             name: "Replay",
-            dependencies: ["Vocabulary", "Recorder", "Config", "Pairings", "Store", "Capture", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Basics"],
+            dependencies: ["Vocabulary", "Recorder", "Config", "Pairings", "Store", "Capture", "Location", "Upload", "Recording", "Telemetry", "Basics", "Radio"],
             swiftSettings: strict
         ),
         // The host's side of the daemon: systemd's readiness and watchdog,
@@ -125,41 +121,48 @@ let package = Package(
         // The session's keep-alive and the outbox's sinks (HTTP, MQTT), while authorized.
         .target(
             name: "Uplink",
-            dependencies: ["Vocabulary", "Config", "Gateway", "Store", "Pairings", "Session", "Upload", "MQTT", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Config", "Store", "Pairings", "Session", "Upload", "MQTT", "Telemetry", "Lifecycle", "Logging", "Basics", "HTTP"],
             swiftSettings: strict
         ),
         // The daemon's recorder: it feeds the recording core and carries out
         // its actions (the scanner, commits, events); the radio's health reports.
         .target(
             name: "Daemon",
-            dependencies: ["Vocabulary", "Recorder", "Store", "Pairings", "Capture", "BlueZ", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"],
+            dependencies: ["Vocabulary", "Recorder", "Store", "Pairings", "Capture", "BlueZ", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics", "Radio"],
             swiftSettings: strict
         ),
         // The daemon's control interface (io.waymark.Gateway1) and the state behind it.
-        .target(name: "Control", dependencies: ["Vocabulary", "Daemon", "Host", "DBus", "BlueZ", "Location", "Upload", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics"], swiftSettings: strict),
-        // Every command, and their output; `waymark run` composes the daemon (Run/).
+        .target(name: "Control", dependencies: ["Vocabulary", "Daemon", "Host", "DBus", "Location", "Upload", "Telemetry", "Lifecycle", "Logging", "Basics", "Radio"], swiftSettings: strict),
+        // Every command but those that compose the recorder, and their output.
         .target(
             name: "CLI",
-            dependencies: ["Vocabulary", "Gateway", "Config", "Store", "Pairings", "Command", "Capture", "Daemon", "Control", "Host", "Uplink", "Recorder", "Replay", "DBus", "Storage", "BluetoothKernel", "BlueZ", "Advertisements", "Cipher", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "HTTP", "QRCode", "Logging", "Basics", "CSystem"],
+            dependencies: ["Vocabulary", "Radio", "Config", "Store", "Pairings", "Command", "Control", "Uplink", "DBus", "Storage", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Telemetry", "QRCode", "Logging", "Basics"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "waymark", dependencies: ["CLI"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
+        // The composition root: `waymark run` builds the daemon from its
+        // parts; capture and replay drive the recorder; the table of commands.
+        .target(
+            name: "Run",
+            dependencies: ["CLI", "Command", "Config", "Store", "Daemon", "Control", "Host", "Uplink", "Recorder", "Replay", "Capture", "Pairings", "Radio", "BlueZ", "DBus", "Location", "Session", "Storage", "Upload", "MQTT", "Recording", "Telemetry", "Lifecycle", "Logging", "Basics", "Vocabulary", "CSystem", "HTTP", "BluetoothKernel"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "waymark", dependencies: ["Run"], swiftSettings: strict, linkerSettings: [.unsafeFlags(waymarkLinking)]),
         // The bench's floor for D-Bus receiving: minimal C receivers on libdbus and sd-bus.
         .target(name: "DBusFloor", dependencies: ["CDBus", "CSystemd"], path: "Benchmarks/DBusFloor"),
         .executableTarget(
             name: "waymark-bench",
-            dependencies: ["DBusFloor", "Vocabulary", "DBus", "Storage", "Gateway", "Config", "Pairings", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics"],
+            dependencies: ["DBusFloor", "Vocabulary", "DBus", "Storage", "Config", "Pairings", "BluetoothKernel", "BlueZ", "Advertisements", "Location", "Session", "Upload", "MQTT", "Recording", "Telemetry", "Peers", "Basics", "Uplink", "Radio"],
             path: "Benchmarks/waymark-bench", swiftSettings: strict
         ),
         // Structure-aware fuzzing of every parser of outside bytes (`make fuzz`; a short run is in the tests).
-        .target(name: "Fuzzing", dependencies: ["Vocabulary", "Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Gateway", "Config", "HTTP", "Location", "Pairings", "Session", "Storage", "Store", "Telemetry", "Upload"], swiftSettings: strict),
+        .target(name: "Fuzzing", dependencies: ["Vocabulary", "Basics", "Advertisements", "BluetoothKernel", "BlueZ", "Capture", "Config", "HTTP", "Location", "Pairings", "Session", "Storage", "Store", "Telemetry", "Upload", "Radio"], swiftSettings: strict),
         .executableTarget(name: "waymark-fuzz", dependencies: ["Fuzzing"], swiftSettings: strict),
         .executableTarget(name: "waymark-demo", dependencies: ["Basics", "DBus", "Peers"], swiftSettings: strict),
 
         // Starts and stops real peers by PID (dbus-daemon, python-dbusmock's
         // BlueZ, glewlwyd, gpsd, the ingest server): for the demo, the bench
         // and the tests.
-        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage", "Capture", "BlueZ", "Basics", "Vocabulary"], resources: [.copy("Templates")], swiftSettings: strict),
+        .target(name: "Peers", dependencies: ["DBus", "HTTP", "Session", "Storage", "Capture", "BlueZ", "Basics", "Vocabulary", "Radio"], resources: [.copy("Templates")], swiftSettings: strict),
         // Test-only support (a test clock, deadlines, the mocks only tests
         // need), with the peers re-exported. No shipped executable links it.
         .target(name: "PeerHarness", dependencies: ["Peers", "DBus", "Basics", "CZlib"], path: "Tests/Support", swiftSettings: strict),
@@ -169,44 +172,44 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["Fuzzing"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "TelemetryTests", dependencies: ["Vocabulary", "Telemetry", "Advertisements", "Basics"], swiftSettings: strict),
-        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "LifecycleTests", dependencies: ["Lifecycle", "PeerHarness", "Basics"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "BlueZ", "Basics", "Upload", "PeerHarness", "Vocabulary", "Radio"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Upload", "Telemetry", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "Gateway", "HTTP", "Storage", "Basics", "PeerHarness", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "HTTP", "Storage", "Basics", "PeerHarness", "Vocabulary", "Uplink"], swiftSettings: strict),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
-            name: "BlueZTests", dependencies: ["Vocabulary", "BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness"], swiftSettings: strict
+            name: "BlueZTests", dependencies: ["Vocabulary", "BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness", "Radio"], swiftSettings: strict
         ),
         .testTarget(
             name: "AdvertisementsTests", dependencies: ["Vocabulary", "Advertisements", "Cipher", "Basics", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
         .testTarget(name: "BluetoothKernelTests", dependencies: ["BluetoothKernel"], swiftSettings: strict),
-        .testTarget(name: "PairingsTests", dependencies: ["Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Pairings", "Recording", "Vocabulary"], swiftSettings: strict),
-        .testTarget(name: "ConfigTests", dependencies: ["Basics", "BlueZ", "Config", "Location", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "PairingsTests", dependencies: ["Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Pairings", "Recording", "Vocabulary", "Radio"], swiftSettings: strict),
+        .testTarget(name: "ConfigTests", dependencies: ["Basics", "BlueZ", "Config", "Location", "PeerHarness", "Radio"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["PeerHarness", "Storage", "Store"], exclude: ["PreviousRelease"], swiftSettings: strict),
         // The rules the sources keep: ignored errors listed with their reasons, the module graph's layers.
         .testTarget(name: "ArchitectureTests", dependencies: ["PeerHarness"], exclude: ["ignored-errors.txt"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Capture", "PeerHarness", "Replay", "Telemetry"], swiftSettings: strict),
         .testTarget(name: "RecorderTests", dependencies: ["Basics", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload"], swiftSettings: strict),
-        .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "CLI", "Config", "Daemon", "Pairings", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "Config", "Daemon", "Pairings", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary", "Run"], swiftSettings: strict),
         .testTarget(name: "PeersTests", dependencies: ["PeerHarness"], swiftSettings: strict),
         .testTarget(name: "HostTests", dependencies: ["Host", "DBus", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Daemon", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "Gateway", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CommandTests", dependencies: ["Command"], swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary", "Run"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.
         .testTarget(name: "PiTests", dependencies: ["Basics", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
-            name: "GatewayTests",
-            dependencies: ["Advertisements", "Basics", "BlueZ", "BluetoothKernel", "CLI", "Capture", "Cipher", "Command", "Config", "Control", "DBus", "Daemon", "Gateway", "Location", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"],
+            name: "EndToEndTests",
+            dependencies: ["Advertisements", "Basics", "BlueZ", "BluetoothKernel", "CLI", "Capture", "Cipher", "Command", "Config", "Control", "DBus", "Daemon", "Location", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary", "Radio", "Run"],
             swiftSettings: strict
         ),
     ],

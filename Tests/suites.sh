@@ -9,7 +9,7 @@
 set -u
 bundle="$(${SWIFT:-swift} build --show-bin-path)/WaymarkPackageTests.xctest"
 [ -x "$bundle" ] || { echo "no test bundle at $bundle: run swift build --build-tests" >&2; exit 1; }
-vm='^GatewayTests\.(RealBlueZTests|VirtualControllerTests)/'
+vm='^EndToEndTests\.(RealBlueZTests|VirtualControllerTests)/'
 "$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
 others=$?
 # The VM's checks are timed on its two emulated cores, which are the

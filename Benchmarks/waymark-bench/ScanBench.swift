@@ -5,6 +5,7 @@ import Config
 import DBus
 import Foundation
 import Peers
+import Radio
 
 /// Issue-3 figures: adverts decoded per second per format against the PyPI
 /// decoders on the same payloads; PropertiesChanged → Sighting per second

@@ -1,6 +1,6 @@
 import Config
 import Foundation
-import Gateway
+import Uplink
 import Peers
 import Session
 import Storage

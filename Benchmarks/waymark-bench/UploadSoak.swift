@@ -1,6 +1,6 @@
 import Config
 import Foundation
-import Gateway
+import Uplink
 import MQTT
 import Peers
 import Session

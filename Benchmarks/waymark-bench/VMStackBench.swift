@@ -7,6 +7,7 @@ import Pairings
 import Peers
 import Synchronization
 import Vocabulary
+import Radio
 
 /// The whole stack's CPU per advert in the real-BlueZ VM (`Tests/VM/
 /// vm-stack-cost.sh`): Waymark reading the kernel's management channel

@@ -3,6 +3,7 @@ import BlueZ
 import DBusFloor
 import Foundation
 import Upload
+import Radio
 
 let arguments = CommandLine.arguments.dropFirst()
 // The receivers run as `waymark` does: no transparent huge pages, from the start.

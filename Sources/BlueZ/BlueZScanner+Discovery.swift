@@ -2,11 +2,12 @@ import Basics
 import BluetoothKernel
 import DBus
 import Logging
+import Radio
 
 extension BlueZScanner {
     /// Stop, (register the do-nothing monitor,) set the filter, start: with
     /// bounded retries on the errors BlueZ gives while an adapter is settling.
-    func startDiscovery(reason: String) async {
+    func startDiscovery(reason: DiscoveryReason) async {
         guard let adapter = adapterPath else { return }
         generation += 1
         let mine = generation
@@ -21,7 +22,7 @@ extension BlueZScanner {
                 if discoversUnderMonitor, monitorRegistered == nil {
                     do {
                         try await registerMonitor(on: adapter)
-                        Log.info("scanner: discovery on \(Self.name(of: adapter)) under an advertisement monitor: the controller's duplicate filter is off, nothing to cycle")
+                        Log.info("scanner: discovery on \(AdapterName(path: adapter)) under an advertisement monitor: the controller's duplicate filter is off, nothing to cycle")
                     } catch where error.name != .accessDenied {
                         guard mine == generation else { return }
                         Log.warning("scanner: bluetoothd refused the advertisement monitor (\(error)); discovery is cycled")
@@ -34,7 +35,7 @@ extension BlueZScanner {
                 guard mine == generation, adapter == adapterPath else { return }
                 enter(.scanning)
                 discoveryStarted = tick
-                report(.discoveryStarted(adapter: adapter, reason: reason))
+                report(.discoveryStarted(adapter: AdapterName(path: adapter), reason: reason))
                 startTimers()
                 return
             } catch {
@@ -115,7 +116,7 @@ extension BlueZScanner {
                 guard mine == generation else { return }
                 cycles.failures += 1
                 cycling = false
-                await startDiscovery(reason: "discovery cycle refused: \(error)")
+                await startDiscovery(reason: .cycleRefused(error.description))
                 return
             }
         }
@@ -152,11 +153,11 @@ extension BlueZScanner {
             if action == .unblockRadio { action = ladder.unblocked(options.unblockRadio()) }
             if let step = action.step { report(.watchdogFired(step: step)) }
             switch action {
-            case .restartScan: await startScanning(reason: "watchdog: no adverts")
-            case .restartDiscovery: await startDiscovery(reason: "watchdog: no adverts")
+            case .restartScan: await startScanning(reason: .watchdogSilence)
+            case .restartDiscovery: await startDiscovery(reason: .watchdogSilence)
             case .powerCycle, .powerCycleUnblocked: await powerCycle()
             case .kernelPowerCycle: await powerCycle(throughKernel: true)
-            case .reportNeedsPowerCycle, .probe, .unblockRadio: await startDiscovery(reason: "watchdog: probing after the ladder")
+            case .reportNeedsPowerCycle, .probe, .unblockRadio: await startDiscovery(reason: .watchdogProbe)
             }
             return
         }
@@ -170,8 +171,7 @@ extension BlueZScanner {
         cyclingPower = true
         defer { cyclingPower = false }
         if throughKernel, let cycle = options.kernelPowerCycle {
-            // BlueZ names adapters after the kernel's controller index: hciN.
-            if let index = UInt16(Self.name(of: adapter).dropFirst(3)) {
+            if let index = AdapterName(path: adapter).controllerIndex {
                 do throws(ManagementSocketError) { try await cycle(index) } catch {
                     report(.recoveryFailed(step: .mgmtPowerCycle, reason: error.description))
                 }
@@ -185,7 +185,7 @@ extension BlueZScanner {
                     arguments: [.string("org.bluez.Adapter1"), .string("Powered"), .variant(.bool(powered))], timeout: .seconds(5))
             }
         }
-        await startDiscovery(reason: "watchdog: after power cycle")
+        await startDiscovery(reason: .watchdogPowerCycled)
     }
 
     /// Every half expiry period, removes unpaired devices unseen for the

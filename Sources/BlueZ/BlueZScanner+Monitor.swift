@@ -1,4 +1,5 @@
 import DBus
+import Radio
 
 extension BlueZScanner {
     /// Whether the scan runs under an advertisement monitor rather than as
@@ -23,7 +24,7 @@ extension BlueZScanner {
     }
 
     /// Starts the scan the way the mode wants it.
-    func startScanning(reason: String) async {
+    func startScanning(reason: DiscoveryReason) async {
         do { try await subscribeToDevices() } catch { deviceSubscriptionFailed(error) }
         if usesMonitor { await startMonitoring(reason: reason) } else { await startDiscovery(reason: reason) }
     }
@@ -31,7 +32,7 @@ extension BlueZScanner {
     /// Registers the monitors with the adapter. The kernel then scans
     /// passively with the duplicate filter off for as long as they stay
     /// registered; nothing needs cycling. A refusal falls back to discovery.
-    func startMonitoring(reason: String) async {
+    func startMonitoring(reason: DiscoveryReason) async {
         guard let adapter = adapterPath else { return }
         generation += 1
         let mine = generation
@@ -44,7 +45,7 @@ extension BlueZScanner {
             guard mine == generation, adapter == adapterPath else { return }
             enter(.scanning)
             discoveryStarted = tick
-            report(.discoveryStarted(adapter: adapter, reason: reason))
+            report(.discoveryStarted(adapter: AdapterName(path: adapter), reason: reason))
             startTimers()
         } catch {
             guard mine == generation else { return }
@@ -73,7 +74,7 @@ extension BlueZScanner {
         if reception?.mode == .passive {
             await receiveWhileRunning((ScanReception(mode: .active, reason: "\(why); discovery is cycled"), nil))
         }
-        await startDiscovery(reason: why)
+        await startDiscovery(reason: .monitorsFailed(why))
     }
 
     /// A call from bluetoothd to a monitor, other than a device report.

@@ -1,6 +1,7 @@
 import Logging
 public import BluetoothKernel
 public import DBus
+public import Radio
 
 extension BlueZScanner {
     /// The mode the options ask for, given what the process may do and what
@@ -144,7 +145,7 @@ extension BlueZScanner {
         let monitored = usesMonitor
         await receiveWhileRunning(choice)
         if usesMonitor != monitored, adapterPath != nil, state == .scanning || state == .starting {
-            await startScanning(reason: "scan mode changed")
+            await startScanning(reason: .scanModeChanged)
         }
     }
 

@@ -1,12 +1,13 @@
 import Basics
 import DBus
+import Radio
 
 extension BlueZScanner {
     func ownerChanged(to owner: String?) async {
         if owner == nil {
             lose(.serviceAbsent)
         } else {
-            await synchronize(reason: "bluetoothd returned")
+            await synchronize(reason: .bluetoothdReturned)
         }
     }
 
@@ -19,7 +20,7 @@ extension BlueZScanner {
 
     func failOver() async {
         guard let path = failingAdapter, adapterPath == path, state == .poweredOff else { return }
-        await synchronize(reason: "adapter \(Self.name(of: path)) powered off")
+        await synchronize(reason: .adapterPoweredOff(AdapterName(path: path)))
     }
 
     /// InterfacesAdded for an adapter, or InterfacesRemoved for anything.
@@ -27,7 +28,7 @@ extension BlueZScanner {
         switch member {
         case "InterfacesAdded":
             if payload.stringKeyed?["org.bluez.Adapter1"] != nil, adapterPath == nil {
-                await synchronize(reason: "adapter added")
+                await synchronize(reason: .adapterAdded)
             }
         case "InterfacesRemoved":
             let removed = payload.array?.compactMap(\.string) ?? []
@@ -37,7 +38,7 @@ extension BlueZScanner {
                 devices.removeAll(under: path)
                 lose(.noAdapter)
                 // Another adapter may still be there when none was configured.
-                if options.adapter == nil { await synchronize(reason: "adapter removed") }
+                if options.adapter == nil { await synchronize(reason: .adapterRemoved) }
             }
         default:
             break
@@ -48,7 +49,7 @@ extension BlueZScanner {
         guard path == adapterPath else {
             // Another adapter came up while this one is off or gone: use it.
             if changed["Powered"]?.bool == true, options.adapter == nil, state != .scanning, state != .starting {
-                await synchronize(reason: "adapter \(Self.name(of: path)) powered on")
+                await synchronize(reason: .adapterPoweredOn(AdapterName(path: path)))
             }
             return
         }
@@ -57,14 +58,14 @@ extension BlueZScanner {
                 enter(.poweredOff)
                 if options.adapter == nil, !cyclingPower { scheduleFailover(from: path) }
             } else if state != .scanning {
-                await startScanning(reason: "adapter powered on")
+                await startScanning(reason: .adapterPoweredOn(AdapterName(path: path)))
             }
         } else if changed["Discovering"]?.bool == false, state == .scanning, !cycling, !usesMonitor {
             // Our own cycle's stop can be announced after its start: only a
             // discovery that is still off was stopped by someone else
             // (another client, or a BlueZ hiccup).
             guard await discovering(path) == false, state == .scanning, !cycling else { return }
-            await startDiscovery(reason: "discovery stopped by BlueZ")
+            await startDiscovery(reason: .stoppedByBlueZ)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Basics
 public import DBus
 import Logging
+public import Radio
 
 /// Scans for BLE advertisements through BlueZ's D-Bus API and turns every
 /// Device1 update into a `Sighting`.
@@ -44,7 +45,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         }
     }
     /// The adapter scanning now, as `hci0`.
-    public var adapterName: String? { adapterPath.map(Self.name(of:)) }
+    public var adapterName: AdapterName? { adapterPath.map(AdapterName.init(path:)) }
     /// The adapter last scanned with, kept when it goes: a different one
     /// chosen later is a failover.
     var lastAdapter: String?
@@ -183,7 +184,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         // A scanner whose adverts cannot be subscribed to does not start: run() returns at once.
         try await receive(choose())
         (self.control, self.owners) = (control, owners)
-        await synchronize(reason: "start")
+        await synchronize(reason: .start)
     }
 
     /// Handles bluetoothd's and the adapters' changes, and runs the timers,
@@ -281,7 +282,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var tick: UInt64 { ticker() }
 
     /// Reads every object and picks the adapter; starts discovery if it can.
-    func synchronize(reason: String) async {
+    func synchronize(reason: DiscoveryReason) async {
         let objects: [String: [String: DBusValue]]
         do {
             guard let found = try await Self.managedObjects(on: connection, timeout: .seconds(10)) else { return lose(.serviceAbsent) }
@@ -294,7 +295,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             return enter(.noAdapter)
         }
         if let previous = lastAdapter, previous != path {
-            report(.adapterFailover(from: Self.name(of: previous), to: Self.name(of: path)))
+            report(.adapterFailover(from: AdapterName(path: previous), to: AdapterName(path: path)))
         }
         adapterPath = path
         let now = tick
@@ -307,7 +308,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         }
         monitorsOffered = Self.offersMonitors(objects[path])
         monitorsOffloaded = Self.offloadsMonitors(objects[path])
-        if reason != "start" { await retryPreferredMode() }
+        if reason.isRestart { await retryPreferredMode() }
         management?.follow(adapterPath: path)
         guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }
         await startScanning(reason: reason)
@@ -334,7 +335,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// The adapter named `wanted` (`hci0` or its address); else the best:
     /// powered before not, then by `rank`, then by path. With its Adapter1 properties.
     static func adapter(
-        in objects: [String: [String: DBusValue]], wanted: String?, rank: (String) -> Int = { _ in 0 }
+        in objects: [String: [String: DBusValue]], wanted: String?, rank: (AdapterName) -> Int = { _ in 0 }
     ) -> (String, [String: DBusValue])? {
         let adapters = objects.compactMapValues { $0["org.bluez.Adapter1"]?.stringKeyed }
         if let wanted {
@@ -342,12 +343,9 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 path.hasSuffix("/" + wanted) || properties["Address"]?.string?.uppercased() == wanted.uppercased()
             }
         }
-        let ranked = adapters.keys.map { path in (powered: adapters[path]?["Powered"]?.bool == true ? 0 : 1, rank: rank(name(of: path)), path: path) }
+        let ranked = adapters.keys.map { path in (powered: adapters[path]?["Powered"]?.bool == true ? 0 : 1, rank: rank(AdapterName(path: path)), path: path) }
         return ranked.min { ($0.powered, $0.rank, $0.path) < ($1.powered, $1.rank, $1.path) }.map { ($0.path, adapters[$0.path]!) }
     }
-
-    /// `/org/bluez/hci0` → `hci0`.
-    public static func name(of path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// A one-off check of what scanning would need, without scanning.
     public static func probe(_ connection: DBusConnection?, adapter: String?) async -> BluetoothState {

@@ -2,6 +2,7 @@ import BluetoothKernel
 internal import Dispatch
 import Synchronization
 import Vocabulary
+import Radio
 
 /// Adverts read from the kernel's management channel for the scanner's
 /// adapter, turned into sightings on the channel's own queue (no task hop

@@ -1,4 +1,5 @@
 public import BluetoothKernel
+public import Radio
 
 /// Tunables of `BlueZScanner`. The ones a user sets (`[Bluetooth]` in the
 /// config file) have no defaults here; the gateway's configuration gives them.
@@ -22,7 +23,7 @@ public struct ScannerOptions: Sendable {
     public var watchdog: Duration
     /// With no adapter named: how good an adapter is (`hci0` → lower is
     /// better), after being powered. The gateway ranks USB before UART.
-    public var adapterRank: @Sendable (_ name: String) -> Int = { _ in 0 }
+    public var adapterRank: @Sendable (_ name: AdapterName) -> Int = { _ in 0 }
     /// With no adapter named: how long a powered-off adapter gets to come
     /// back before scanning moves to another.
     public var failoverDelay: Duration = .milliseconds(500)

@@ -1,6 +1,7 @@
 package import DBus
 import Lifecycle
 import Logging
+package import Radio
 
 /// BlueZ scanning, for as long as the recorder wants it: `scan` starts a
 /// scanner, `stop` ends it, and `run` runs each scanner's loops and hands its

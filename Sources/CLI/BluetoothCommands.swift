@@ -1,9 +1,7 @@
 import Advertisements
 import Basics
 import BlueZ
-import BluetoothKernel
-import Cipher
-import Command
+package import Command
 import Config
 import DBus
 import FoundationEssentials
@@ -12,10 +10,11 @@ import Logging
 import Pairings
 import Store
 import Vocabulary
+package import Radio
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.
-enum BluetoothCommands {
-    static let specs: [CommandSpec] = [
+package enum BluetoothCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "decode", summary: "Decode one advertising payload offline.", options: [
             OptionSpec(name: "--manufacturer-data", valueName: "0xCCCC:HEX", help: "company id and payload after it"),
             OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
@@ -100,7 +99,7 @@ enum BluetoothCommands {
     // MARK: scan
 
     static func scan(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         guard let duration = seconds(invocation.values["--duration"], default: nil) else { return .usage }
         let paired = PairedDevices(BestEffort.read("the pairings; sightings are shown unmarked", or: []) { try pairings(invocation) })
         let json = invocation.flag("--json")
@@ -164,7 +163,7 @@ enum BluetoothCommands {
     // MARK: pair
 
     static func pair(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         guard let role = Pairing.Role(rawValue: invocation.values["--role"] ?? "vehicle") else {
             Log.error("pair: --role must be vehicle or sensor")
             return .usage
@@ -195,12 +194,12 @@ enum BluetoothCommands {
         var identity: DeviceIdentity?
         switch KeyInput.irk.read(invocation, for: "pair") {
         case .success(let key?):
-            guard bindkey == nil, let irk = IdentityResolvingKey(key) else {
+            guard bindkey == nil, let resolving = DeviceIdentity.resolving(with: key) else {
                 Log.error("pair: an IRK pairing takes no bindkey")
                 return .usage
             }
             // The key is kept in the pairing's key column and never printed.
-            (identity, bindkey) = (.irk(fingerprint: irk.fingerprint), key)
+            (identity, bindkey) = (resolving, key)
         case .success(nil): break
         case .failure(let code): return code
         }

@@ -1,12 +1,12 @@
 import Basics
-import Command
-import Config
+package import Command
+package import Config
 
 /// The man page and the bash completion, both made from the command table,
 /// so neither can drift from `--help`. The Debian package carries them.
-enum CommandDocumentation {
+package enum CommandDocumentation {
     /// `waymark(1)` in roff (man(7) macros).
-    static func manPage(_ commands: [CommandSpec], description: String) -> String {
+    package static func manPage(_ commands: [CommandSpec], description: String) -> String {
         var page = """
             .TH WAYMARK 1 "" "waymark \(roff(Waymark.version))" "User Commands"
             .SH NAME
@@ -71,7 +71,7 @@ enum CommandDocumentation {
     /// A bash completion script: the global options and their values, the
     /// commands, then each command's options, their values (files,
     /// directories or words, from the placeholder) and its arguments.
-    static func bashCompletion(_ commands: [CommandSpec]) -> String {
+    package static func bashCompletion(_ commands: [CommandSpec]) -> String {
         var script = """
             # bash completion for waymark, made by `waymark completion`.
             _waymark_complete() {

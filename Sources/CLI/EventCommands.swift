@@ -1,19 +1,18 @@
 import Basics
-import Command
+package import Command
 import DBus
 import Control
-import Daemon
 import FoundationEssentials
 internal import Glibc
-import Location
 import Logging
 import Storage
+import Config
 import Store
 
 /// `events [--follow] [--json]`: the event log from the store, then (with
 /// `--follow`) the daemon's `Event` signals as they come.
-enum EventCommands {
-    static let specs: [CommandSpec] = [
+package enum EventCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "events", summary: "Show recorded events (requirements, gaps, trips); --follow keeps listening to the daemon.", options: [
             OptionSpec(name: "--follow", help: "then print new events from the running daemon"),
             OptionSpec(name: "--json", help: "NDJSON, one event per line"),
@@ -21,7 +20,7 @@ enum EventCommands {
     ]
 
     static func events(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         let json = invocation.flag("--json")
         func show(_ kind: String, _ time: Double, _ detail: String) {
             if json {

@@ -1,13 +1,13 @@
 import Basics
-import Command
+package import Command
 import FoundationEssentials
-import Location
 import Logging
 import Store
+import Config
 
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.
-enum ExportCommand {
-    static let specs: [CommandSpec] = [
+package enum ExportCommand {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "export", summary: "Write a trip's track as GPX, GeoJSON or CSV.", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips)", required: true),
             OptionSpec(name: "--format", valueName: "gpx|geojson|csv", help: "the file format (default gpx)"),
@@ -17,7 +17,7 @@ enum ExportCommand {
     ]
 
     static func export(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         guard let tripID = invocation.values["--trip"] else {
             Log.error("export: give --trip ID (see waymark trips)")
             return .usage

@@ -1,11 +1,9 @@
 import Basics
-import Command
+package import Command
 import Config
 import DBus
 import Control
-import Daemon
 import FoundationEssentials
-import Logging
 import Vocabulary
 
 /// `waymark health [--json]`: the one question a fleet's update tool asks
@@ -13,8 +11,8 @@ import Vocabulary
 /// daemon over its control interface and judges the answer against
 /// `[Health]`. Exit 0 when healthy, else the code of the first problem
 /// (`ExitCode.unhealthyDaemon` … `unhealthyQueue`, 10 to 14).
-enum HealthCommand {
-    static let specs: [CommandSpec] = [
+package enum HealthCommand {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "health", summary: "Exit 0 if this gateway is healthy (for fleet update tools), else a code naming the first problem: 10 daemon, 11 store, 12 session, 13 radio, 14 queue.",
                     options: [OptionSpec(name: "--json", help: "the verdict, the daemon's facts and the thresholds as one JSON object")], run: run),
     ]
@@ -29,7 +27,7 @@ enum HealthCommand {
     }
 
     static func run(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         let facts = await ask()
         let (verdict, reason) = judge(facts, configuration.health)
         if invocation.flag("--json") {
@@ -63,7 +61,7 @@ enum HealthCommand {
         guard facts.authorized else { return (.unhealthySession, "session: not authorized: waymark login") }
         if facts.armed {
             let radio = [Requirement.systemBus, .bluetoothService, .bluetoothAccess, .bluetoothAdapter, .adapterPowered]
-            if let missing = radio.first(where: { facts.missing.contains($0.rawValue) }) {
+            if let missing = radio.first(where: facts.missing.contains) {
                 return (.unhealthyRadio, "radio: cannot scan: \(missing.rawValue) missing: \(missing.hint)")
             }
             if facts.needsPowerCycle { return (.unhealthyRadio, "radio: no adverts after every recovery step: it needs a power cycle") }

@@ -1,4 +1,4 @@
-import Command
+package import Command
 import Config
 import FoundationEssentials
 internal import Glibc
@@ -7,8 +7,8 @@ import Logging
 import Telemetry
 
 /// `gps`: the live fix from the configured source, or a capture decoded offline.
-enum LocationCommands {
-    static let specs: [CommandSpec] = [
+package enum LocationCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "gps", summary: "Show fixes from the configured location source, one per epoch, or decode an NMEA capture.", options: [
             OptionSpec(name: "--json", help: "NDJSON with gpsd's TPV field names and units"),
             OptionSpec(name: "--count", valueName: "N", help: "stop after N fixes"),
@@ -30,7 +30,7 @@ enum LocationCommands {
         if let path = invocation.values["--nmea"] {
             return decode(path, count: count, output: output)
         }
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock())
         return await reader.reading { events in
             var printed = 0

@@ -1,21 +1,21 @@
 import Basics
-import Command
+package import Command
 import Config
 import Logging
-import MQTT
+package import MQTT
 import Store
 
 /// `waymark mqtt test`: connects with the configured settings, reads the
 /// retained availability, publishes it back and reads it again. Each
 /// problem (TLS, authentication, the ACL) is one line with its fix.
-enum MQTTCommand {
-    static let specs = [
+package enum MQTTCommand {
+    package static let specs = [
         CommandSpec(name: "mqtt", summary: "`mqtt test`: connect to the configured broker, publish availability and read it back.",
                     arguments: "test", run: run),
     ]
 
     static func run(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         guard invocation.arguments == ["test"] else {
             Log.error("mqtt: expected `waymark mqtt test`")
             return .usage
@@ -47,12 +47,14 @@ enum MQTTCommand {
         }
     }
 
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// Connect, read the retained availability, publish it back, read it again.
-    static func check(_ settings: MQTTSettings, topic: String) async -> Result<[String], Problem> {
+    package static func check(_ settings: MQTTSettings, topic: String) async -> Result<[String], Problem> {
         var settings = settings
         // Not the daemon's own session: a test must not take it over.
         settings.clientID += "-test"

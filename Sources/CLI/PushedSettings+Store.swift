@@ -1,12 +1,12 @@
-import Config
+package import Config
 import Logging
 import Session
-import Store
+package import Store
 
 extension PushedSettings {
     /// The settings last fetched from the fleet, as the store holds them:
     /// merged here, where the daemon and `status` compose their parts.
-    init(storedIn store: GatewayStore) {
+    package init(storedIn store: GatewayStore) {
         self.init(BestEffort.read("the fleet's settings", or: RemoteSettings?.none) { try SessionStore(database: store.database).settings() })
     }
 }

@@ -1,20 +1,20 @@
 import Basics
-import Command
+package import Command
 import FoundationEssentials
-import Location
 import Logging
-import Store
 import Upload
+import Config
+import Store
 
 /// `queue`, `queue retry-dead` and `queue flush`.
-enum QueueCommands {
-    static let specs: [CommandSpec] = [
+package enum QueueCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "queue", summary: "Show the upload queue; `queue retry-dead` requeues dead letters, `queue flush` asks the daemon to upload now.",
                     arguments: "[retry-dead|flush]", options: [OptionSpec(name: "--json", help: "one JSON object")], run: queue),
     ]
 
     static func queue(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         if let action = invocation.arguments.first, !["retry-dead", "flush"].contains(action) {
             Log.error("queue: unknown action \(action.debugDescription); use retry-dead or flush")
             return .usage

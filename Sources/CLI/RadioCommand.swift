@@ -1,21 +1,21 @@
-import Command
+package import Command
 import DBus
 import Control
-import Daemon
 import FoundationEssentials
 import Logging
 import Telemetry
+import Config
 
 /// `waymark radio`: the radio's health over the current interval so far,
 /// from the running daemon (the same fields as its `radio_health` samples).
-enum RadioCommand {
-    static let specs = [
+package enum RadioCommand {
+    package static let specs = [
         CommandSpec(name: "radio", summary: "Show the radio's health (adverts per minute, restarts, paired devices seen) from the running daemon.",
                     options: [OptionSpec(name: "--json", help: "one JSON object, as the radio_health sample")], run: run),
     ]
 
     static func run(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         guard let bus = try? await DBusConnection.system() else {
             Log.error("radio: no system bus, so no daemon to ask")
             return .unavailable

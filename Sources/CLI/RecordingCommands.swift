@@ -1,15 +1,14 @@
 import Basics
-import Command
+package import Command
 import FoundationEssentials
-import Location
 import Logging
-import Recording
 import Store
 import Vocabulary
+import Config
 
 /// `start`, `stop` and `trips`.
-enum RecordingCommands {
-    static let specs: [CommandSpec] = [
+package enum RecordingCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "start", summary: "Arm recording (kept across restarts; login also arms).") { await setIntent(.armed, $0) },
         CommandSpec(name: "stop", summary: "Disarm recording (kept across restarts; logout also disarms).") { await setIntent(.disarmed, $0) },
         CommandSpec(name: "trips", summary: "List recorded trips.", options: [OptionSpec(name: "--json", help: "a JSON array")], run: trips),
@@ -17,7 +16,7 @@ enum RecordingCommands {
 
     /// Stores the intent and tells a running daemon, which reconciles.
     static func setIntent(_ intent: RecordingIntent, _ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         let store: GatewayStore
         switch StoreAccess.open(invocation, for: intent == .armed ? "start" : "stop") {
         case .store(let opened): store = opened
@@ -36,7 +35,7 @@ enum RecordingCommands {
     }
 
     static func trips(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         do {
             let trips: [StoredTrip]
             switch StoreAccess.open(invocation, for: "trips", create: false) {

@@ -1,13 +1,13 @@
 import Basics
-import Command
+package import Command
 import Config
 import FoundationEssentials
 import Logging
 import Store
 
 /// `waymark report --trip ID [--out FILE.html]`.
-enum ReportCommand {
-    static let specs: [CommandSpec] = [
+package enum ReportCommand {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "report", summary: "Write a trip's report: one HTML file that opens offline (track, beacon RSSI, sensors, events, uploads).", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips); default: the latest"),
             OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output; - is standard output"),
@@ -16,7 +16,7 @@ enum ReportCommand {
     ]
 
     static func report(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         let store: GatewayStore
         do { store = try StoreAccess.existing(invocation, for: "report", absent: "nothing is recorded yet") } catch { return error }
         let report: TripReport

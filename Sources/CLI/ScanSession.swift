@@ -1,22 +1,22 @@
-import BlueZ
-import Config
-import DBus
-import Gateway
+import Basics
+package import BlueZ
+package import Config
+package import DBus
+package import Radio
 internal import Glibc
-import Lifecycle
 import Logging
 import Vocabulary
 
 /// A scanner on the system bus for the CLI's `scan` and `pair`.
-struct ScanSession {
-    let connection: DBusConnection
-    let scanner: BlueZScanner<ContinuousClock>
+package struct ScanSession {
+    package let connection: DBusConnection
+    package let scanner: BlueZScanner<ContinuousClock>
 
-    enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case unavailable(BluetoothState)
         case noBus(DBusError)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .unavailable(let state):
                 "cannot scan: " + Requirement.missing(for: state).map(\.hint).joined(separator: "; ")
@@ -27,7 +27,7 @@ struct ScanSession {
 
     /// With `onSighting`, each sighting goes to it on the scanner's queue as
     /// it arrives (no task hop, none dropped), and `sightings` stays empty.
-    static func start(_ configuration: Configuration, onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
+    package static func start(_ configuration: Configuration, onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
         // Cycled every second, so every device in range is listed about once a second.
@@ -53,7 +53,7 @@ struct ScanSession {
         return ScanSession(connection: connection, scanner: scanner)
     }
 
-    func stop() async {
+    package func stop() async {
         let (cycles, malformed) = (await scanner.cycles, await scanner.malformedManagementEvents)
         Log.info("scan: \(cycles.summary); \(malformed) malformed management events")
         await scanner.stop()
@@ -62,7 +62,7 @@ struct ScanSession {
 
     /// Runs the scanner until `duration` passes (forever when nil), SIGINT
     /// or SIGTERM; for a session whose sightings go to its handler.
-    func run(for duration: Duration?) async {
+    package func run(for duration: Duration?) async {
         let scanner = scanner
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await scanner.run() }
@@ -73,7 +73,7 @@ struct ScanSession {
 
     /// Hands each sighting to `body` until `duration` passes (forever when
     /// nil), SIGINT or SIGTERM; then the scanner stops, which ends its stream.
-    func forEachSighting(for duration: Duration?, _ body: (Sighting) async -> Void) async {
+    package func forEachSighting(for duration: Duration?, _ body: (Sighting) async -> Void) async {
         let (source, scanner) = (scanner.sightings, scanner)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await scanner.run() }

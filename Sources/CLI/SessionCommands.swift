@@ -1,21 +1,20 @@
-import Command
+import Basics
+package import Command
 import DBus
 import Control
-import Daemon
-import FoundationEssentials
-import Gateway
+package import FoundationEssentials
+import Uplink
 internal import Glibc
-import Lifecycle
 import Logging
 import QRCode
-import Recording
-import Session
+package import Session
 import Store
 import Vocabulary
+import Config
 
 /// `login`, `logout` and `whoami`.
-enum SessionCommands {
-    static let specs: [CommandSpec] = [
+package enum SessionCommands {
+    package static let specs: [CommandSpec] = [
         CommandSpec(name: "login", summary: "Log in once (device code with a QR code, or --username); a valid session is kept.", options: [
             OptionSpec(name: "--force", help: "log out first, then log in again"),
             OptionSpec(name: "--username", valueName: "USER", help: "use the password grant; the password is prompted for"),
@@ -35,7 +34,7 @@ enum SessionCommands {
 
     /// The store and the session manager; the exit code (already reported) when either cannot be had.
     private static func open(_ invocation: Invocation) -> Result<(GatewayStore, FleetPolicy), ExitCode> {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .failure(.config) }
+        guard let configuration = Configuration.load(for: invocation) else { return .failure(.config) }
         let store: GatewayStore
         switch StoreAccess.open(invocation, for: invocation.command ?? "login") {
         case .store(let opened): store = opened
@@ -117,7 +116,7 @@ enum SessionCommands {
     }
 
     static func whoami(_ invocation: Invocation) async -> ExitCode {
-        guard WaymarkCLI.loadConfiguration(invocation) != nil else { return .config }
+        guard Configuration.load(for: invocation) != nil else { return .config }
         var stored: PersistedSession?
         do {
             switch StoreAccess.open(invocation, for: "whoami", create: false) {
@@ -139,19 +138,19 @@ enum SessionCommands {
     }
 
     /// What `whoami` shows: never a token.
-    struct Identity: Encodable {
-        var loggedIn: Bool
-        var authorized: Bool
-        var subject: String?
-        var name: String?
-        var email: String?
-        var userId: String?
-        var vehicleId: String?
-        var apiBaseUrl: String?
-        var accessTokenExpires: Date?
-        var notAuthorizedReason: String?
+    package struct Identity: Encodable {
+        package var loggedIn: Bool
+        package var authorized: Bool
+        package var subject: String?
+        package var name: String?
+        package var email: String?
+        package var userId: String?
+        package var vehicleId: String?
+        package var apiBaseUrl: String?
+        package var accessTokenExpires: Date?
+        package var notAuthorizedReason: String?
 
-        init(_ session: PersistedSession?, now: Double) {
+        package init(_ session: PersistedSession?, now: Double) {
             loggedIn = session != nil
             authorized = session?.isAuthorized(now: now) ?? false
             subject = session?.claims?.subject
@@ -164,7 +163,7 @@ enum SessionCommands {
             notAuthorizedReason = session?.invalidated?.rawValue
         }
 
-        var text: String {
+        package var text: String {
             guard loggedIn else { return "Not logged in." }
             var line = "\(name ?? subject ?? "someone")\(email.map { " <\($0)>" } ?? "")"
             if let userId { line += ": user \(userId)" }

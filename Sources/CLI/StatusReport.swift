@@ -3,10 +3,8 @@ import Command
 import Config
 import DBus
 import Control
-import Daemon
 import FoundationEssentials
 internal import Glibc
-import Recording
 import Session
 import Storage
 import Store

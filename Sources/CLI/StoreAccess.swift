@@ -1,13 +1,13 @@
-import Command
+package import Command
 import Glibc
 import Logging
-import Storage
-import Store
+package import Storage
+package import Store
 
 /// How every command opens the store: the same checks, messages and exit
 /// codes everywhere. Commands that only read never create a store.
-enum StoreAccess {
-    enum Opened {
+package enum StoreAccess {
+    package enum Opened {
         case store(GatewayStore)
         /// There is no store yet, and the command does not create one.
         case absent
@@ -15,7 +15,7 @@ enum StoreAccess {
         case failed(ExitCode)
     }
 
-    static func open(_ invocation: Invocation, for command: String, create: Bool = true) -> Opened {
+    package static func open(_ invocation: Invocation, for command: String, create: Bool = true) -> Opened {
         let path = invocation.storePath
         guard create || Database.exists(at: path) else { return .absent }
         do {
@@ -32,7 +32,7 @@ enum StoreAccess {
 
     /// The store of a command that has nothing to do without one: with no
     /// store, `absent` is said on stderr and the command exits 65.
-    static func existing(_ invocation: Invocation, for command: String, absent: @autoclosure () -> String) throws(ExitCode) -> GatewayStore {
+    package static func existing(_ invocation: Invocation, for command: String, absent: @autoclosure () -> String) throws(ExitCode) -> GatewayStore {
         switch open(invocation, for: command, create: false) {
         case .store(let store): return store
         case .absent:
@@ -45,7 +45,7 @@ enum StoreAccess {
     /// sysexits(3) for a store that cannot be used: 77 for permissions and
     /// ownership, 78 for a store from a newer Waymark that this one may not
     /// use (a rollback's case), 74 for an I/O problem, 73 when it cannot be created.
-    static func exitCode(for error: any Error) -> ExitCode {
+    package static func exitCode(for error: any Error) -> ExitCode {
         guard let error = error as? StorageError else { return .software }
         switch error {
         case .fileSystem(_, _, let code) where code == EACCES || code == EPERM: return .noPermission

@@ -1,4 +1,4 @@
-internal import BlueZ
+internal import Radio
 internal import CZlib
 internal import Vocabulary
 

@@ -1,4 +1,4 @@
-public import BlueZ
+public import Radio
 
 /// One thing the gateway heard or did, as a capture keeps it.
 public struct CaptureRecord: Sendable, Equatable {

@@ -3,6 +3,7 @@ import Location
 import Logging
 import Session
 import Upload
+package import Radio
 
 package enum ConfigSchema {
     package static let keys: [ConfigKey] = [

@@ -1,5 +1,6 @@
 public import BlueZ
 import BluetoothKernel
+import Radio
 
 extension Configuration.Bluetooth {
     /// The scanner's options from `[Bluetooth]`, with discovery cycled every `cycle`.
@@ -7,7 +8,7 @@ extension Configuration.Bluetooth {
         var options = ScannerOptions(adapter: adapter, mode: scanMode, watchdog: scanWatchdog, deviceExpiry: deviceExpiry)
         options.cycle = cycle
         // A USB adapter before the Pi's UART one, which drops adverts under load.
-        options.adapterRank = { name in AdapterBus.find(name)?.onUART == true ? 1 : 0 }
+        options.adapterRank = { name in AdapterBus.find(name.rawValue)?.onUART == true ? 1 : 0 }
         return options
     }
 }

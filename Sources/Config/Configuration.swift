@@ -2,6 +2,7 @@ public import BlueZ
 public import Location
 public import Logging
 public import Upload
+public import Radio
 
 /// Everything `waymark.conf` can set. `ConfigSchema` holds every key's
 /// default, as text: `init()` applies them all, so the values written below

@@ -1,12 +1,11 @@
-import BlueZ
 import Basics
 import Daemon
 package import DBus
 import Logging
-import Recording
 import Telemetry
-import Upload
 package import Vocabulary
+import Radio
+import Upload
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.

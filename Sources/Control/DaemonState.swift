@@ -3,7 +3,6 @@ internal import Glibc
 package import Host
 package import Location
 import Logging
-import Recording
 package import Upload
 package import Vocabulary
 
@@ -39,7 +38,7 @@ package actor DaemonState {
     package func healthFacts() async -> HealthFacts {
         var facts = await recorder.healthFacts()
         facts.ready = ready
-        facts.missing = missing.map(\.rawValue)
+        facts.missing = missing
         if let oldest = BestEffort.read("the queue", or: nil, { try outbox.status() })?.oldest {
             facts.oldestQueuedSeconds = max(Double(time(nil)) - oldest, 0)
         }

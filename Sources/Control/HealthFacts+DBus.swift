@@ -1,5 +1,5 @@
-package import Daemon
 package import DBus
+package import Vocabulary
 
 /// `HealthFacts` as the control interface's `Health` property carries it.
 extension HealthFacts {
@@ -7,7 +7,7 @@ extension HealthFacts {
         var values: [String: DBusValue] = [
             "Ready": .bool(ready), "StoreWritable": .bool(storeWritable), "StoreProblem": .string(storeProblem),
             "Integrity": .string(integrity), "Armed": .bool(armed), "Running": .bool(running),
-            "Missing": .array(element: "s", missing.map { .string($0) }), "NeedsPowerCycle": .bool(needsPowerCycle),
+            "Missing": .array(element: "s", missing.map { .string($0.rawValue) }), "NeedsPowerCycle": .bool(needsPowerCycle),
             "Authorized": .bool(authorized),
         ]
         if let silenceSeconds { values["SilenceSeconds"] = .double(silenceSeconds) }
@@ -27,7 +27,8 @@ extension HealthFacts {
         integrity = values["Integrity"]?.string ?? ""
         armed = values["Armed"]?.bool ?? false
         running = values["Running"]?.bool ?? false
-        missing = (values["Missing"]?.array ?? []).compactMap(\.string)
+        // A requirement this command does not know (a newer daemon's) is left out.
+        missing = (values["Missing"]?.array ?? []).compactMap { $0.string.flatMap(Requirement.init(rawValue:)) }
         silenceSeconds = values["SilenceSeconds"]?.double.map { $0.isFinite ? max($0, 0) : 0 }
         recoveryStep = values["RecoveryStep"]?.string
         needsPowerCycle = values["NeedsPowerCycle"]?.bool ?? false

@@ -1,11 +1,10 @@
-import BlueZ
 import Capture
 import Logging
 import Recorder
 import Recording
 package import Telemetry
-import Upload
 import Vocabulary
+package import Radio
 
 /// What the scanner reports besides sightings: logged, announced, and
 /// counted for the radio's health reports.
@@ -16,7 +15,7 @@ extension RecorderService {
     func scannerReported(_ event: ScannerEvent) async {
         switch event {
         case .discoveryStarted(let adapter, let reason):
-            if reason != "start" { health.restarted() }
+            if reason.isRestart { health.restarted() }
             health.follow(adapter: adapter)
         case .watchdogFired(let step):
             health.stepped(step.rawValue)
@@ -30,7 +29,7 @@ extension RecorderService {
             await announce(Event(.radioRecovered))
         case .adapterFailover(let from, let to):
             Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
-            await announce(Event(.adapterFailover, [.from: from, .to: to]))
+            await announce(Event(.adapterFailover, [.from: from.rawValue, .to: to.rawValue]))
         case .state(let state) where state != .scanning && state != .starting:
             health.follow(adapter: nil)
         case .reception(let reception, let previous):

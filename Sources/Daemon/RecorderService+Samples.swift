@@ -3,10 +3,9 @@ import Capture
 import Logging
 import Recorder
 import Recording
-import Store
 import Telemetry
-import Upload
 package import Vocabulary
+import Store
 
 extension RecorderService {
     /// The open trip's id, for the control interface.

@@ -10,8 +10,8 @@ import Recording
 package import Store
 import Synchronization
 package import Telemetry
-package import Upload
 package import Vocabulary
+package import Radio
 
 /// Recording inside the daemon: it feeds `RecordingCore` (sightings of
 /// paired devices and fixes, the core's deadlines, reconciles, sleep and
@@ -28,7 +28,6 @@ package actor RecorderService: Service {
     package nonisolated let name = "recorder"
     let store: GatewayStore
     let recordings: RecordingStore
-    let outbox: Outbox
     private(set) var settings: RecorderSettings
     let isAuthorized: @Sendable () async -> Bool
     /// Told about new samples (the uploader), and how soon they should go.
@@ -82,8 +81,7 @@ package actor RecorderService: Service {
         (observations, observed) = AsyncStream.makeStream(of: Observation.self)
         let recordings = RecordingStore(database: store.database)
         self.recordings = recordings
-        outbox = Outbox(database: store.database)
-        let stamper = SampleStamper(clock: clock, outbox: outbox, recordings: recordings)
+        let stamper = SampleStamper(clock: clock, store: store)
         bootClock = clock
         self.settings = settings
         self.isAuthorized = isAuthorized

@@ -2,6 +2,7 @@ import Vocabulary
 internal import BlueZ
 internal import Capture
 internal import Upload
+import Radio
 
 extension FuzzCatalog {
     /// A capture with one record of every type.

@@ -3,7 +3,6 @@ internal import Basics
 internal import BluetoothKernel
 import Config
 internal import FoundationEssentials
-internal import Gateway
 internal import HTTP
 internal import Location
 internal import Session

@@ -1,5 +1,5 @@
 package import Advertisements
-package import BlueZ
+package import Radio
 package import FoundationEssentials
 package import Vocabulary
 

@@ -1,5 +1,5 @@
 import Advertisements
-public import BlueZ
+public import Radio
 import Vocabulary
 
 extension Pairing {

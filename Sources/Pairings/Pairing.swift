@@ -1,6 +1,6 @@
 import Advertisements
 import Logging
-public import BlueZ
+public import Radio
 public import Cipher
 public import Vocabulary
 

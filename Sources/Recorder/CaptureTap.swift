@@ -1,5 +1,5 @@
 package import Basics
-package import BlueZ
+package import Radio
 package import Capture
 import FoundationEssentials
 import Logging
@@ -52,8 +52,8 @@ package struct CaptureTap: Sendable {
         writer.append(CaptureRecord(boot: reading.boot, wall: reading.wall, synchronized: reading.synchronized, body: body))
     }
 
-    package func advert(_ sighting: Sighting, adapter: String?, at reading: ClockReading? = nil) {
-        append(.advert(adapter: adapter ?? "", sighting), at: reading)
+    package func advert(_ sighting: Sighting, adapter: AdapterName?, at reading: ClockReading? = nil) {
+        append(.advert(adapter: adapter?.rawValue ?? "", sighting), at: reading)
     }
 
     package func state(_ state: CaptureState) { append(.state(state)) }

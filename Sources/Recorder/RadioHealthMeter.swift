@@ -1,4 +1,4 @@
-import BlueZ
+package import Radio
 package import Pairings
 import Synchronization
 package import Telemetry
@@ -11,13 +11,13 @@ package import Vocabulary
 package final class RadioHealthMeter: Sendable {
     /// One adapter in one scan mode.
     private struct Reception: Hashable {
-        var adapter: String
+        var adapter: AdapterName
         var mode: String
     }
 
     private struct State {
         /// `hci0`, while scanning with it.
-        var adapter: String?
+        var adapter: AdapterName?
         /// The scan mode, as last reported (it may come before the adapter is known).
         var mode: String?
         /// Adverts per adapter and mode, but for those counted in `current`.
@@ -58,11 +58,10 @@ package final class RadioHealthMeter: Sendable {
 
     package init() {}
 
-    /// Adverts from now on are counted under `adapter` (an object path or
-    /// `hci0`); nil when scanning stopped.
-    package func follow(adapter: String?) {
+    /// Adverts from now on are counted under `adapter`; nil when scanning stopped.
+    package func follow(adapter: AdapterName?) {
         state.withLock { state in
-            state.adapter = adapter.map(BlueZScanner<ContinuousClock>.name(of:))
+            state.adapter = adapter
             state.settle()
         }
     }
@@ -81,7 +80,7 @@ package final class RadioHealthMeter: Sendable {
     package var stepSinceAdvert: String? { state.withLock { $0.stepSinceAdvert } }
 
     /// The adapter scanning now (`hci0`), if any.
-    package var adapter: String? { state.withLock { $0.adapter } }
+    package var adapter: AdapterName? { state.withLock { $0.adapter } }
 
     package func seen(_ identity: DeviceIdentity, rssi: Int?) {
         state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
@@ -117,7 +116,7 @@ package final class RadioHealthMeter: Sendable {
         return RadioHealth(
             intervalSeconds: Int(seconds.rounded()),
             scanning: taken.counts.sorted { ($0.key.adapter, $0.key.mode) < ($1.key.adapter, $1.key.mode) }.map { reception, count in
-                RadioHealth.Reception(adapter: reception.adapter, mode: reception.mode, adverts: count,
+                RadioHealth.Reception(adapter: reception.adapter.rawValue, mode: reception.mode, adverts: count,
                                       advertsPerMinute: (Double(count) / minutes * 10).rounded() / 10)
             },
             discoveryRestarts: taken.restarts, ladderSteps: taken.steps, strangersShed: taken.shed,

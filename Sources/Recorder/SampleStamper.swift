@@ -20,6 +20,11 @@ package struct SampleStamper {
     /// later samples goes.
     private var tripFloor: (trip: String, boot: Double, time: Double, source: TimeSource)?
 
+    /// Stamps into the store's own outbox and trips.
+    package init(clock: any SystemClock, store: GatewayStore) {
+        self.init(clock: clock, outbox: Outbox(database: store.database), recordings: RecordingStore(database: store.database))
+    }
+
     package init(clock: any SystemClock, outbox: Outbox, recordings: RecordingStore) {
         self.clock = clock
         self.outbox = outbox

@@ -1,5 +1,5 @@
 import Basics
-import BlueZ
+import Radio
 package import Capture
 package import Config
 import FoundationEssentials
@@ -92,8 +92,8 @@ package struct Replay {
         let at = record.boot
         switch record.body {
         case .advert(let adapter, let sighting):
-            guard state.core.running, !state.core.sleeping else { return }
-            if state.meter.adapter != adapter { state.meter.follow(adapter: adapter) }
+            // Counted and matched as the daemon did: every advert it was given.
+            if state.meter.adapter?.rawValue != adapter { state.meter.follow(adapter: AdapterName(rawValue: adapter)) }
             state.meter.advert()
             guard let (pairing, observation) = paired.match(sighting, at: { at }) else { return }
             state.meter.seen(pairing.identity, rssi: sighting.rssi)

@@ -1,7 +1,6 @@
 import Basics
 package import Config
 import FoundationEssentials
-import Gateway
 import Logging
 package import MQTT
 import Pairings

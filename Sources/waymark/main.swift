@@ -1,4 +1,4 @@
-import CLI
+import Run
 import Dispatch
 
 #if canImport(Glibc)

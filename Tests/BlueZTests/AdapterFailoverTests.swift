@@ -4,6 +4,7 @@ import DBus
 import Foundation
 import PeerHarness
 import Testing
+import Radio
 
 /// With no adapter named, the scanner uses the best one and moves to another
 /// when it fails: against python-dbusmock's BlueZ with two adapters.

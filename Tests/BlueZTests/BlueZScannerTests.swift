@@ -7,6 +7,7 @@ import Foundation
 import PeerHarness
 import Synchronization
 import Testing
+import Radio
 
 /// The scanner against python-dbusmock's BlueZ on a private bus.
 @Suite(.serialized)
@@ -195,7 +196,7 @@ struct BlueZScannerTests {
         func started(_ reason: String?) async throws {
             _ = try await events.nextMatching(within: .seconds(20)) { event in
                 guard case .discoveryStarted(_, let why) = event else { return false }
-                return reason == nil || why == reason
+                return reason == nil || why.description == reason
             }
         }
 

@@ -2,6 +2,7 @@
 import DBus
 import Synchronization
 import Testing
+import Radio
 
 /// The scanner's device table, as the D-Bus handlers drive it: one sighting
 /// per advert under monitors, and strangers shed while the reader is behind.

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 import PeerHarness
 import Testing
+import Radio
 
 /// Passive scanning against python-dbusmock's BlueZ, extended with
 /// AdvertisementMonitorManager1 as `bluetoothd --experimental` offers it.
@@ -224,7 +225,7 @@ struct PassiveScanTests {
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         let events = scanner.events
         try await scanner.startRunning()
-        var restarts: [String] = []
+        var restarts: [DiscoveryReason] = []
         func scanStarted() async throws {
             while true {
                 switch try await events.next(within: .seconds(20), "the scan started") {
@@ -241,7 +242,7 @@ struct PassiveScanTests {
             clock.advance(by: .seconds(31))
             try await scanStarted()
         }
-        #expect(restarts == ["start"] + Array(repeating: "watchdog: no adverts", count: 3))
+        #expect(restarts == [.start] + Array(repeating: .watchdogSilence, count: 3))
         #expect(try await rig.calls("RegisterMonitor", on: "/").count == 4)
         try await Task.sleep(for: .milliseconds(300))
         #expect(await scanner.reception?.mode == .passive)

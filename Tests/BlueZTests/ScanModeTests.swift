@@ -6,6 +6,7 @@ import Foundation
 import PeerHarness
 import Testing
 import Vocabulary
+import Radio
 
 /// Scan modes against python-dbusmock's BlueZ: discovery cycling on the
 /// injected clock, and the management channel replayed through a socketpair.
@@ -49,9 +50,9 @@ struct ScanModeTests {
         // Cycling is not a state change: the only (re)start is the first, and
         // the Discovering=false each stop causes is not taken for BlueZ stopping.
         await scanner.stop()
-        var starts2: [String] = []
+        var starts2: [DiscoveryReason] = []
         for await event in events { if case .discoveryStarted(_, let reason) = event { starts2.append(reason) } }
-        #expect(starts2 == ["start"])
+        #expect(starts2 == [.start])
     }
 
     @Test func inMgmtModeAdvertsComeFromTheManagementChannelAndALostChannelFallsBackToDBus() async throws {

@@ -1,4 +1,5 @@
 import BlueZ
+import Radio
 
 extension ScannerOptions {
     /// `[Bluetooth]`'s documented defaults, spelled out so these tests do not

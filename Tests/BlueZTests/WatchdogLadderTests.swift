@@ -1,5 +1,6 @@
 @testable import BlueZ
 import Testing
+import Radio
 
 /// The watchdog's ladder as a pure decision: silent periods in, steps out.
 struct WatchdogLadderTests {

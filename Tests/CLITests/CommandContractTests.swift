@@ -1,5 +1,6 @@
 import Basics
 @testable import CLI
+@testable import Run
 import Command
 import Foundation
 import Fuzzing

@@ -1,4 +1,5 @@
 @testable import CLI
+@testable import Run
 import Command
 import Foundation
 import PeerHarness

@@ -5,6 +5,7 @@ import PeerHarness
 import Testing
 import Upload
 import Vocabulary
+import Radio
 
 /// Capture files as the writer leaves them, read back whole, cut, rotated
 /// and from a newer waymark.

@@ -4,6 +4,7 @@ import Config
 import Location
 import PeerHarness
 import Testing
+import Radio
 
 struct ConfigurationTests {
     @Test func anEmptyFileGivesTheDocumentedDefaults() throws {

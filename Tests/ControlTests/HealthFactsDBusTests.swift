@@ -1,7 +1,7 @@
 import Control
-import Daemon
 import DBus
 import Testing
+import Vocabulary
 
 /// `Health` as the control interface carries it, and as `waymark health`
 /// reads it back, whatever a daemon of another version answers.
@@ -9,7 +9,7 @@ struct HealthFactsDBusTests {
     @Test func everyFactCrossesTheBusUnchanged() {
         var facts = HealthFacts()
         (facts.ready, facts.storeWritable, facts.storeProblem, facts.integrity) = (true, true, "", "ok")
-        (facts.armed, facts.running, facts.missing, facts.authorized) = (true, false, ["location", "storage"], true)
+        (facts.armed, facts.running, facts.missing, facts.authorized) = (true, false, [.location, .storage], true)
         (facts.silenceSeconds, facts.recoveryStep, facts.needsPowerCycle, facts.oldestQueuedSeconds) = (12.5, "discovery-restart", true, 3600)
         #expect(HealthFacts(dbus: facts.dbus) == facts)
         #expect(HealthFacts(dbus: HealthFacts().dbus) == HealthFacts())
@@ -22,6 +22,11 @@ struct HealthFactsDBusTests {
         #expect(facts.running)
         #expect(facts.silenceSeconds == nil && facts.oldestQueuedSeconds == nil)
         #expect(HealthFacts(dbus: .string("not a dictionary")) == HealthFacts())
+    }
+
+    @Test func aRequirementThisVersionDoesNotKnowIsLeftOut() {
+        let facts = HealthFacts(dbus: .vardict(["Missing": .array(element: "s", [.string("location"), .string("flux-capacitor")])]))
+        #expect(facts.missing == [.location])
     }
 
     @Test(arguments: [Double.nan, -5, .infinity, -.infinity])

@@ -1,5 +1,5 @@
 import BlueZ
-import CLI
+import Run
 import Config
 @testable import Daemon
 import Foundation

@@ -4,6 +4,7 @@ import Foundation
 import Pairings
 import Testing
 import Vocabulary
+import Radio
 
 /// A paired device's passive-scan pattern matches its own adverts, as
 /// bluetoothd matches them: the pattern's bytes at its offset in the data

@@ -7,6 +7,7 @@ import Pairings
 import Recording
 import Testing
 import Vocabulary
+import Radio
 
 /// Resolvable private addresses: the Core specification's `ah()` and the
 /// resolver that turns a device's changing addresses into its pairing.

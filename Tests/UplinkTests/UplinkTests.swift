@@ -1,6 +1,5 @@
 import Config
 import Foundation
-import Gateway
 import MQTT
 import PeerHarness
 import Session

@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import Uplink
 import PeerHarness
 import Session
 import Storage

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
-import Gateway
+import Uplink
 import PeerHarness
 import Session
 import Storage

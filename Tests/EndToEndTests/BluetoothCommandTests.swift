@@ -8,6 +8,7 @@ import Pairings
 import PeerHarness
 import Store
 import Testing
+import Radio
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`, run as the real binary.
 @Suite(.serialized)

@@ -1,3 +1,4 @@
+import CLI
 import BlueZ
 import Command
 import Config
@@ -6,6 +7,7 @@ import Daemon
 import DBus
 import Host
 import Lifecycle
+import Basics
 import Logging
 import Session
 import Storage

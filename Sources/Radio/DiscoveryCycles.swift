@@ -18,7 +18,7 @@ public struct DiscoveryCycles: Sendable, Equatable {
             + (failures > 0 ? ", \(failures) refused" : "")
     }
 
-    mutating func record(off: Duration) {
+    package mutating func record(off: Duration) {
         count += 1
         offTotal += off
         offLongest = max(offLongest, off)

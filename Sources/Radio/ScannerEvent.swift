@@ -2,8 +2,8 @@
 public enum ScannerEvent: Sendable, Equatable {
     case state(BluetoothState)
     /// Scanning (discovery, or a monitor's registration) was (re)started on
-    /// the adapter at `path`; `reason` says why.
-    case discoveryStarted(adapter: String, reason: String)
+    /// the adapter; `reason` says why.
+    case discoveryStarted(adapter: AdapterName, reason: DiscoveryReason)
     /// No advert for the watchdog period while discovery should run: the
     /// recovery step taken.
     case watchdogFired(step: WatchdogStep)
@@ -19,7 +19,7 @@ public enum ScannerEvent: Sendable, Equatable {
     case reception(ScanReception, previous: ScanMode?)
     /// Scanning moved to another adapter (`hci1`) because the one in use was
     /// removed or powered off and did not come back.
-    case adapterFailover(from: String, to: String)
+    case adapterFailover(from: AdapterName, to: AdapterName)
 
     public enum WatchdogStep: String, Sendable, Equatable {
         case restartDiscovery = "restart-discovery"

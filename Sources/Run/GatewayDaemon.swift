@@ -1,3 +1,4 @@
+import CLI
 import Basics
 import BlueZ
 import Capture
@@ -6,7 +7,7 @@ package import Config
 import Control
 import Daemon
 import DBus
-import Gateway
+import Uplink
 internal import Glibc
 import Host
 import Lifecycle

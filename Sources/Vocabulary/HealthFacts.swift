@@ -11,7 +11,7 @@ package struct HealthFacts: Sendable, Equatable, Encodable {
     package var integrity = ""
     package var armed = false
     package var running = false
-    package var missing: [String] = []
+    package var missing: [Requirement] = []
     /// While scanning: seconds since the last advert (or since scanning started).
     package var silenceSeconds: Double?
     /// The watchdog's last recovery step since the last advert.

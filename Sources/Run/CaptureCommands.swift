@@ -1,3 +1,4 @@
+import CLI
 import Basics
 import BlueZ
 import Capture
@@ -15,6 +16,7 @@ import Session
 import Store
 import Telemetry
 import Vocabulary
+import Radio
 
 /// `waymark record` writes a capture; `waymark replay` drives the pipeline from one.
 enum CaptureCommands {
@@ -119,7 +121,7 @@ enum CaptureCommands {
     // MARK: record
 
     static func record(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         guard let out = invocation.values["--out"] else {
             Log.error("record: give --out FILE")
             return .usage
@@ -146,7 +148,7 @@ enum CaptureCommands {
             capture.close()
             return .unavailable
         }
-        let adapter = await session.scanner.adapterName ?? ""
+        let adapter = await session.scanner.adapterName
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { line, gpsd in
             capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
         }

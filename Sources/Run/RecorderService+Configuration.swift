@@ -1,3 +1,4 @@
+import CLI
 package import Basics
 package import BlueZ
 import Command

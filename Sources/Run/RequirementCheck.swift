@@ -1,7 +1,8 @@
+import CLI
 import Config
 import Control
 import DBus
-import Gateway
+import BlueZ
 import Location
 import Logging
 import Store

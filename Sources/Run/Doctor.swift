@@ -1,3 +1,4 @@
+import CLI
 import Basics
 import BlueZ
 import BluetoothKernel
@@ -5,16 +6,15 @@ import Command
 import Config
 import DBus
 import FoundationEssentials
-import Gateway
 internal import Glibc
 import HTTP
 import Location
 import Logging
-import MQTT
 import Session
 import Storage
 import Store
 import Vocabulary
+import Radio
 
 /// `waymark doctor [--json]`: every requirement checked, with a fix for each
 /// failure. Exit 0 when everything passes, 1 otherwise.
@@ -27,7 +27,7 @@ enum Doctor {
     typealias Check = DoctorCheck
 
     static func run(_ invocation: Invocation) async -> ExitCode {
-        guard let configuration = WaymarkCLI.loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         // The probes' own log lines would only repeat, ahead of the report, what the checks say.
         Log.threshold = .error
         var checks: [Check] = []

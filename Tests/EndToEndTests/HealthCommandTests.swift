@@ -7,6 +7,7 @@ import DBus
 import Foundation
 import PeerHarness
 import Testing
+import Vocabulary
 
 /// `waymark health`, the boot check of fleet update tools: its verdict from
 /// the daemon's facts, then against a real daemon in each unhealthy case,
@@ -38,13 +39,13 @@ struct HealthCommandTests {
         #expect(verdict { $0.storeWritable = false } == .unhealthyStore)
         #expect(verdict { $0.integrity = "*** in database main ***\nPage 7: btreeInitPage() returns error code 11" } == .unhealthyStore)
         #expect(verdict { $0.authorized = false } == .unhealthySession)
-        #expect(verdict { $0.missing = ["adapter-powered"] } == .unhealthyRadio)
+        #expect(verdict { $0.missing = [.adapterPowered] } == .unhealthyRadio)
         #expect(verdict { $0.needsPowerCycle = true } == .unhealthyRadio)
         #expect(verdict { $0.silenceSeconds = 61 } == .unhealthyRadio)
         #expect(verdict { $0.oldestQueuedSeconds = 3601 } == .unhealthyQueue)
         // Disarmed, the radio is not judged; a missing gpsd is not the radio's.
-        #expect(verdict { ($0.armed, $0.silenceSeconds, $0.missing) = (false, 1e6, ["adapter-powered"]) } == .ok)
-        #expect(verdict { $0.missing = ["location"] } == .ok)
+        #expect(verdict { ($0.armed, $0.silenceSeconds, $0.missing) = (false, 1e6, [.adapterPowered]) } == .ok)
+        #expect(verdict { $0.missing = [.location] } == .ok)
         // The first problem wins: a store that takes no write before a stuck queue.
         #expect(verdict { ($0.storeWritable, $0.oldestQueuedSeconds) = (false, 1e6) } == .unhealthyStore)
     }

@@ -1,5 +1,4 @@
 internal import Dispatch
-package import Location
 package import Vocabulary
 
 /// Checks that the configured location source can be reached: a TCP or unix

@@ -1,6 +1,5 @@
 @testable import BlueZ
 @testable import BluetoothKernel
-@testable import Gateway
 import Foundation
 import PeerHarness
 import Testing

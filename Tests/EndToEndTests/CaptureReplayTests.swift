@@ -4,6 +4,7 @@ import Capture
 import Foundation
 import PeerHarness
 import Testing
+import Radio
 
 /// `[Recording] Capture` on a live daemon with every peer real, and
 /// `waymark replay` of what it wrote, on the host.

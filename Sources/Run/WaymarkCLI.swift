@@ -1,3 +1,4 @@
+import CLI
 internal import CSystem
 import Basics
 import Command
@@ -13,7 +14,7 @@ public enum WaymarkCLI {
     /// Every command, in the order `--help` lists them. Groups joined, not
     /// one literal added up: Swift 6.0's type checker gives up on the sum.
     static let commands: [CommandSpec] = Array([
-        [run, status, config],
+        [run, StatusCommand.spec, ConfigCommand.spec],
         SessionCommands.specs, RecordingCommands.specs, EventCommands.specs, Doctor.specs, HealthCommand.specs, ExportCommand.specs,
         BluetoothCommands.specs, LocationCommands.specs, QueueCommands.specs, RadioCommand.specs, MQTTCommand.specs,
         CaptureCommands.specs, ReportCommand.specs,
@@ -21,52 +22,9 @@ public enum WaymarkCLI {
     ].joined())
 
     static let run = CommandSpec(name: "run", summary: "Run the gateway daemon until SIGTERM or SIGINT; SIGHUP reloads the config.") { invocation in
-        guard let configuration = loadConfiguration(invocation) else { return .config }
+        guard let configuration = Configuration.load(for: invocation) else { return .config }
         Log.threshold = configuration.logLevel
         return await GatewayDaemon(configuration: configuration, invocation: invocation).run()
-    }
-
-    static let status = CommandSpec(name: "status", summary: "Show the daemon, store and requirement state.",
-        options: [OptionSpec(name: "--json", help: "print one JSON object")]) { invocation in
-        guard let configuration = loadConfiguration(invocation) else { return .config }
-        let store: GatewayStore?
-        switch StoreAccess.open(invocation, for: "status", create: false) {
-        case .store(let opened): store = opened
-        case .absent: store = nil
-        case .failed(let code): return code
-        }
-        do {
-            let report = try await StatusReport.gather(invocation, configuration: configuration, store: store)
-            if invocation.flag("--json") {
-                print(String(decoding: try JSONEncoder.snakeCase.encode(report), as: UTF8.self))
-            } else {
-                print(report.text)
-            }
-            return .ok
-        } catch {
-            Log.error("status: \(error)")
-            return StoreAccess.exitCode(for: error)
-        }
-    }
-
-    static let config = CommandSpec(name: "config", summary: "Check the config file, or print a commented default one.",
-        options: [OptionSpec(name: "--defaults", help: "print every key with its default"),
-                  OptionSpec(name: "--require-backend", help: "exit 1 unless [Session] Issuer and [Backend] BaseURL are set (the unit's start condition)")]) { invocation in
-        if invocation.flag("--defaults") {
-            print(Configuration.documentedDefaults, terminator: "")
-            return .ok
-        }
-        guard let configuration = loadConfiguration(invocation) else { return .config }
-        if invocation.flag("--require-backend") {
-            let missing = [("[Session] Issuer", configuration.session.issuer), ("[Backend] BaseURL", configuration.backend.baseURL)]
-                .filter { $0.1?.isEmpty ?? true }.map(\.0)
-            guard missing.isEmpty else {
-                print("\(invocation.configPath): no backend yet: set \(missing.joined(separator: " and ")), then systemctl start waymark")
-                return .failure
-            }
-        }
-        print("\(invocation.configPath): ok")
-        return .ok
     }
 
     static let manual = CommandSpec(name: "manual", summary: "Print the waymark(1) man page, made from this table of commands.") { _ in
@@ -157,23 +115,5 @@ public enum WaymarkCLI {
 
         """
         return text
-    }
-
-    /// Loads the configuration, printing the one-line error on failure.
-    static func loadConfiguration(_ invocation: Invocation) -> Configuration? {
-        do {
-            return try Configuration.load(path: invocation.configPath, explicit: invocation.configExplicit)
-        } catch {
-            Log.error(error.description)
-            return nil
-        }
-    }
-}
-
-extension JSONEncoder {
-    static var snakeCase: JSONEncoder {
-        let encoder = sorted
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return encoder
     }
 }

@@ -1,6 +1,6 @@
 import Basics
 import BlueZ
-import CLI
+import Run
 import Config
 @testable import Daemon
 import Foundation

@@ -1,5 +1,3 @@
-import DBus
-
 /// One pattern of an `or_patterns` advertisement monitor: `content` found at
 /// `offset` in the data of an AD structure of type `adType` (offset 0 is the
 /// first byte after the type). BlueZ accepts 1 to 31 bytes ending within 31.
@@ -16,12 +14,9 @@ public struct MonitorPattern: Sendable, Hashable {
         self.content = content
     }
 
-    /// `(yyay)`: start position, AD type, content, in that order.
-    var value: DBusValue { .structure([.byte(offset), .byte(adType), .bytes(content)]) }
-
-    static let flags: UInt8 = 0x01
-    static let serviceData16: UInt8 = 0x16
-    static let manufacturerData: UInt8 = 0xFF
+    package static let flags: UInt8 = 0x01
+    package static let serviceData16: UInt8 = 0x16
+    package static let manufacturerData: UInt8 = 0xFF
 
     /// What `scan` and `pair` watch for, and what an address pairing needs:
     /// every advert with a Flags structure (each of the 32 values its five
@@ -51,5 +46,5 @@ public struct MonitorPattern: Sendable, Hashable {
     /// command in a `uint8_t`: 1 + 34 bytes per pattern, which wraps at 8
     /// patterns and overflows its heap (seen in the VM: bluetoothd aborts
     /// with "free(): invalid next size"). Seven fit.
-    static let perMonitor = 7
+    package static let perMonitor = 7
 }

@@ -1,3 +1,4 @@
+import CLI
 import Basics
 import Capture
 import Daemon
