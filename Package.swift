@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "CSystem", "Basics"], swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "Basics"], swiftSettings: strict),
         // The kernel's Bluetooth interfaces: the management socket and its events, rfkill, capabilities, addresses.
-        .target(name: "BluetoothKernel", dependencies: ["CBluetooth", "CSystem", "Basics"], swiftSettings: strict),
+        .target(name: "BluetoothKernel", dependencies: ["CBluetooth", "CSystem", "Basics", "Vocabulary"], swiftSettings: strict),
         .target(name: "Cipher", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["CCurl", "Basics"], swiftSettings: strict),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: strict),

@@ -6,6 +6,7 @@ import DBus
 import Foundation
 import Peers
 import Radio
+import Vocabulary
 
 /// Issue-3 figures: adverts decoded per second per format against the PyPI
 /// decoders on the same payloads; PropertiesChanged → Sighting per second

@@ -6,6 +6,7 @@ import Session
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 /// The upload queue: samples committed per second against the sqlite3 CLI
 /// running the same inserts, and samples uploaded per second (gzip'd) to the

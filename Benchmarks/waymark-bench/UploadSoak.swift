@@ -7,6 +7,7 @@ import Session
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 /// The process the kill -9 soak test runs and kills: it records synthetic
 /// samples at about 400/s while sending them to its sinks (`http`, `mqtt`

@@ -25,7 +25,7 @@ extension Advertisement: Encodable {
             try keyed.encode(company, forKey: .companyID)
             try keyed.encode(Hex.string(data), forKey: .data)
         case .unknown(.service(let uuid, let data)):
-            try keyed.encode(uuid, forKey: .serviceUUID)
+            try keyed.encode(uuid.description, forKey: .serviceUUID)
             try keyed.encode(Hex.string(data), forKey: .data)
         }
     }

@@ -17,7 +17,7 @@ public enum Advertisement: Sendable, Hashable {
     /// company id) or service data (keyed by UUID).
     public enum Payload: Sendable, Hashable {
         case manufacturer(companyID: UInt16, data: [UInt8])
-        case service(uuid: String, data: [UInt8])
+        case service(uuid: BluetoothUUID, data: [UInt8])
     }
 
     /// The format's short name, as used in JSON and tables.

@@ -10,7 +10,7 @@ struct DeviceRecord: Sendable {
     var txPower: Int?
     var name: String?
     var manufacturerData: [UInt16: [UInt8]] = [:]
-    var serviceData: [String: [UInt8]] = [:]
+    var serviceData: [BluetoothUUID: [UInt8]] = [:]
     var paired = false
     var lastSeen: UInt64
     /// Under a monitor (passive mode): the monitor that last reported the
@@ -69,10 +69,10 @@ struct DeviceRecord: Sendable {
                 }) else { return }
                 manufacturerData = data
             case "ServiceData":
-                guard let data = entry.variant({ reader -> [String: [UInt8]]? in
-                    var data: [String: [UInt8]] = [:]
+                guard let data = entry.variant({ reader -> [BluetoothUUID: [UInt8]]? in
+                    var data: [BluetoothUUID: [UInt8]] = [:]
                     let isDictionary = reader.forEachEntry { pair in
-                        if let uuid = pair.string(), let bytes = pair.variant({ $0.bytes() }) { data[uuid] = bytes }
+                        if let uuid = pair.string().flatMap(BluetoothUUID.init), let bytes = pair.variant({ $0.bytes() }) { data[uuid] = bytes }
                     }
                     return isDictionary ? data : nil
                 }) else { return }
@@ -118,7 +118,7 @@ struct DeviceRecord: Sendable {
         case "ManufacturerData":
             manufacturerData = Self.bytes(by: value) { if case .uint16(let id) = $0 { id } else { nil } } ?? manufacturerData
         case "ServiceData":
-            serviceData = Self.bytes(by: value) { if case .string(let uuid) = $0 { uuid } else { nil } } ?? serviceData
+            serviceData = Self.bytes(by: value) { if case .string(let uuid) = $0 { BluetoothUUID(uuid) } else { nil } } ?? serviceData
         default: return
         }
     }

@@ -51,7 +51,7 @@ final class ManagementFeed: Sendable {
 
     /// Follows the adapter at `path` (`/org/bluez/hci1` is index 1); nil drops everything.
     func follow(adapterPath path: String?) {
-        let index = path.flatMap { $0.split(separator: "/").last }.flatMap { $0.hasPrefix("hci") ? UInt16($0.dropFirst(3)) : nil }
+        let index = path.flatMap { AdapterName(path: $0).controllerIndex }
         followed.withLock { $0 = Followed(adapter: index.map { ($0, path!) }) }
     }
 

@@ -63,7 +63,7 @@ package enum BluetoothCommands {
             }
             advertisement = AdvertisementDecoder.decode(companyID: company, bytes)
         } else if let text = invocation.values["--service-data"] {
-            guard let (uuid, bytes) = split(text), Self.isServiceUUID(uuid) else {
+            guard let (key, bytes) = split(text), let uuid = BluetoothUUID(key) else {
                 Log.error("decode: --service-data must be UUID:HEX with a 16-, 32- or 128-bit UUID, got \(text.debugDescription)")
                 return .dataError
             }
@@ -80,14 +80,6 @@ package enum BluetoothCommands {
         if !invocation.flag("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
         print(String(decoding: (try? encoder.encode(advertisement)) ?? Data(), as: UTF8.self))
         return .ok
-    }
-
-    /// `FCD2`, `0xFCD2`, `0000FCD2` or `0000fcd2-0000-1000-8000-00805f9b34fb`.
-    static func isServiceUUID(_ text: String) -> Bool {
-        let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
-        if [4, 8].contains(hex.count) { return hex.allSatisfy(\.isHexDigit) }
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
     /// `KEY:HEX` → (KEY, bytes); the key itself may contain colons (`0x004C`, a UUID does not).

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Logging
 import Store
 import Config
+package import Vocabulary
 
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.
 package enum ExportCommand {
@@ -18,7 +19,7 @@ package enum ExportCommand {
 
     static func export(_ invocation: Invocation) async -> ExitCode {
         guard Configuration.load(for: invocation) != nil else { return .config }
-        guard let tripID = invocation.values["--trip"] else {
+        guard let tripID = invocation.values["--trip"].map(TripID.init(rawValue:)) else {
             Log.error("export: give --trip ID (see waymark trips)")
             return .usage
         }
@@ -55,7 +56,7 @@ package enum ExportCommand {
         return .ok
     }
 
-    static func gpx(_ tripID: String, _ points: [TripPoint]) -> String {
+    static func gpx(_ tripID: TripID, _ points: [TripPoint]) -> String {
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="waymark" xmlns="http://www.topografix.com/GPX/1/1">
@@ -70,7 +71,7 @@ package enum ExportCommand {
         return text + "  </trkseg></trk>\n</gpx>\n"
     }
 
-    static func geoJSON(_ tripID: String, _ points: [TripPoint]) -> String {
+    static func geoJSON(_ tripID: TripID, _ points: [TripPoint]) -> String {
         let coordinates = points.map { point in
             "[\(point.lon),\(point.lat)" + (point.alt.map { ",\($0)" } ?? "") + "]"
         }.joined(separator: ",")

@@ -4,6 +4,7 @@ import Config
 import FoundationEssentials
 import Logging
 import Store
+package import Vocabulary
 
 /// `waymark report --trip ID [--out FILE.html]`.
 package enum ReportCommand {
@@ -21,7 +22,7 @@ package enum ReportCommand {
         do { store = try StoreAccess.existing(invocation, for: "report", absent: "nothing is recorded yet") } catch { return error }
         let report: TripReport
         do {
-            guard let tripID = try invocation.values["--trip"] ?? RecordingStore(database: store.database).trips().last?.id,
+            guard let tripID = try invocation.values["--trip"].map(TripID.init(rawValue:)) ?? RecordingStore(database: store.database).trips().last?.id,
                   let gathered = try TripReport.gather(store, tripID: tripID, beaconLostTimeout: configuration.recording.beaconLostTimeout.seconds) else {
                 Log.error("report: no trip \(invocation.values["--trip"] ?? "recorded yet"); see waymark trips")
                 return .dataError

@@ -25,7 +25,7 @@ struct TripReportPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Waymark trip \(trip.id.markupEscaped)</title>
+            <title>Waymark trip \(trip.id.rawValue.markupEscaped)</title>
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 16px; color: #222; background: #fff; }
             h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 6px; }
@@ -36,7 +36,7 @@ struct TripReportPage {
             #lost-timeout { fill: #ffe082; opacity: .6; } .requirement { stroke: #c62828; stroke-dasharray: 4 3; }
             .axis { fill: #666; font-size: 11px; } table { border-collapse: collapse; } td, th { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left; }
             </style></head><body>
-            <h1>Trip \(trip.id.markupEscaped)</h1>
+            <h1>Trip \(trip.id.rawValue.markupEscaped)</h1>
             <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open") · \(duration) · \(Self.distance(trip.distanceMeters))\(trip.endReason.map { " · ended: " + $0.markupEscaped } ?? "")</p>
             <h2>Track</h2>
             \(track)
@@ -157,7 +157,7 @@ struct TripReportPage {
             let (low, high) = (values.min()!, max(values.max()!, values.min()! + 1e-9))
             func y(_ value: Double) -> Double { 10 + (high - value) / (high - low) * (height - 24) }
             let path = readings.map { "\(Self.number(x($0.time))),\(Self.number(y($0.value)))" }.joined(separator: " ")
-            let label = report.sensorLabels[source].map { "\($0) (\(source))" } ?? source
+            let label = report.sensorLabels[SensorID(rawValue: source)].map { "\($0) (\(source))" } ?? source
             html += """
                 <figure><figcaption>\(label.markupEscaped): \(quantity.markupEscaped), \(Self.number(low)) to \(Self.number(high))</figcaption>
                 <svg class="sensor" width="\(Int(Self.width))" height="\(Int(height))"><polyline class="sensor-path" data-points="\(readings.count)" points="\(path)"/></svg></figure>

@@ -79,7 +79,7 @@ public enum CaptureCodec {
             }
             out.u16(UInt16(clamping: sighting.serviceData.count))
             for (uuid, data) in sighting.serviceData.sorted(by: { $0.key < $1.key }).prefix(Int(UInt16.max)) {
-                out.short(uuid)
+                out.short(uuid.description)
                 out.data16(data)
             }
         case .location(let line):
@@ -134,7 +134,11 @@ public enum CaptureCodec {
                 sighting.paired = try fields.u8() != 0
                 sighting.uptimeNanoseconds = try fields.u64()
                 for _ in 0..<(try fields.u16()) { sighting.manufacturerData[try fields.u16()] = try fields.data16() }
-                for _ in 0..<(try fields.u16()) { sighting.serviceData[try fields.short()] = try fields.data16() }
+                for _ in 0..<(try fields.u16()) {
+                    // A key that is no UUID (the file was damaged) is passed over with its data.
+                    let (key, data) = (try fields.short(), try fields.data16())
+                    if let uuid = BluetoothUUID(key) { sighting.serviceData[uuid] = data }
+                }
                 body = .advert(adapter: adapter, sighting)
             case 2:
                 guard let speaks = LocationLine.Speaks(rawValue: try fields.u8()) else { throw CaptureError.malformed("a location line of an unknown protocol") }

@@ -14,6 +14,14 @@ public enum CaptureState: Sendable, Equatable {
     case health(seconds: Double)
     /// The scan mode chosen or changed.
     case scanMode(String)
+    /// Adverts are heard on this adapter (`hci0`) from now on; nil when scanning stopped.
+    case adapter(String?)
+    /// Scanning was started again (a cycle, the watchdog, an adapter's return).
+    case discoveryRestarted
+    /// The watchdog took this recovery step.
+    case recoveryStep(String)
+    /// A stranger's advert was shed unread while the scanner's reader was behind.
+    case strangersShed
     /// logind's PrepareForSleep: `sleep`, then `wake`.
     case sleep, wake
     /// The capture was closed in order (a rotation or the daemon stopping).
@@ -32,6 +40,10 @@ public enum CaptureState: Sendable, Equatable {
         case .event(let event): ("event", event.members.map { ($0.name, $0.value) } + [("event", event.kind.rawValue)])
         case .health(let seconds): ("health", [("seconds", String(seconds))])
         case .scanMode(let mode): ("scanMode", [("mode", mode)])
+        case .adapter(let name): ("adapter", name.map { [("name", $0)] } ?? [])
+        case .discoveryRestarted: ("restart", [])
+        case .recoveryStep(let step): ("step", [("step", step)])
+        case .strangersShed: ("shed", [])
         case .sleep: ("sleep", [])
         case .wake: ("wake", [])
         case .end: ("end", [])
@@ -51,6 +63,10 @@ public enum CaptureState: Sendable, Equatable {
             self = Event(kind: value("event") ?? "", detail: values.map { (key: $0.0, value: $0.1) }).map(CaptureState.event) ?? .unknown("event")
         case "health": self = .health(seconds: value("seconds").flatMap(Double.init) ?? 0)
         case "scanMode": self = .scanMode(value("mode") ?? "")
+        case "adapter": self = .adapter(value("name"))
+        case "restart": self = .discoveryRestarted
+        case "step": self = .recoveryStep(value("step") ?? "")
+        case "shed": self = .strangersShed
         case "sleep": self = .sleep
         case "wake": self = .wake
         case "end": self = .end

@@ -55,7 +55,7 @@ package enum ControlInterface {
                 DBusProperty("Running", signature: "b") { .bool(await state.recorder.running) },
                 DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
                 DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
-                DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip ?? "") },
+                DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip?.rawValue ?? "") },
                 DBusProperty("RadioHealth", signature: "s") { .string(SampleEncoder.object(await state.recorder.healthSoFar)) },
                 DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },
                 DBusProperty("QueueDepth", signature: "t") { .uint64(UInt64(BestEffort.read("the queue depth", or: 0) { try state.outbox.status().depth })) },

@@ -5,6 +5,7 @@ import Recording
 package import Telemetry
 import Vocabulary
 package import Radio
+import Basics
 
 /// What the scanner reports besides sightings: logged, announced, and
 /// counted for the radio's health reports.
@@ -36,7 +37,6 @@ extension RecorderService {
             health.follow(mode: reception.mode.rawValue)
             gatewayInfo.scanMode = reception.mode.rawValue
             await sendGatewayInfoIfChanged()
-            capture?.state(.scanMode(reception.mode.rawValue))
             await reportReception(reception, previous: previous)
         default:
             break
@@ -52,14 +52,15 @@ extension RecorderService {
     /// Records the health report for the last `seconds`: a `radio_health`
     /// sample, uploaded with the others, trip or no trip.
     func recordHealth(seconds: Double) async {
-        let report = health.report(seconds: seconds, pairings: pairings)
-        healthSince = now
-        capture?.state(.health(seconds: seconds))
+        // Captured, counted and sampled at one reading, as replay does it.
+        let reading = stamper.clock.read()
+        let report = health.report(seconds: seconds, pairings: pairings, at: reading)
+        healthSince = reading.boot
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
         // Outside a trip nothing else is on its way: the report goes out on
         // this wake-up rather than on a batch timer's.
-        await commit([RecordedSample(time: now, tripID: currentTrip, payload: .radioHealth(report))], urgency: currentTrip == nil ? .routine : .batched)
+        await commit([RecordedSample(time: reading.boot, tripID: currentTrip, payload: .radioHealth(report))], urgency: currentTrip == nil ? .routine : .batched)
     }
 
     /// The current health interval so far, for `waymark radio`.

@@ -9,7 +9,7 @@ import Store
 
 extension RecorderService {
     /// The open trip's id, for the control interface.
-    package var currentTrip: String? { core.currentTrip }
+    package var currentTrip: TripID? { core.currentTrip }
 
     /// Time has passed: the trip detector's deadline is due. The tick is
     /// timed as the alarm was set, however late it woke, as replay times it.

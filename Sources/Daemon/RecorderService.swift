@@ -71,11 +71,11 @@ package actor RecorderService: Service {
     var gatewayInfoSent: GatewayInfo?
 
     package init(store: GatewayStore, settings: RecorderSettings, scanner: ScannerService, info: GatewayInfo, clock: any SystemClock = KernelClock(),
-                 health: RadioHealthMeter = RadioHealthMeter(), capture: CaptureTap? = nil,
+                 capture: CaptureTap? = nil,
                  isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void,
                  announced: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.store = store
-        self.health = health
+        health = RadioHealthMeter(capture: capture)
         self.capture = capture
         self.scanner = scanner
         (observations, observed) = AsyncStream.makeStream(of: Observation.self)
@@ -208,10 +208,9 @@ package actor RecorderService: Service {
         await scanner.scan(options) { sighting in
             // Captured and observed at one reading, so that replay times it alike.
             let reading = capture.map { _ in clock.read() }
-            capture?.advert(sighting, adapter: health.adapter, at: reading)
-            health.advert()
-            guard let (pairing, observation) = paired.match(sighting, at: { reading?.boot ?? clock.boot() }) else { return false }
-            health.seen(pairing.identity, rssi: sighting.rssi)
+            let matched = paired.match(sighting, at: { reading?.boot ?? clock.boot() })
+            health.advert(sighting, from: matched?.0.identity, at: reading)
+            guard let (_, observation) = matched else { return false }
             observed.yield(observation)
             return true
         } event: { event in

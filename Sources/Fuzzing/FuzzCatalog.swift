@@ -6,6 +6,7 @@ internal import FoundationEssentials
 internal import HTTP
 internal import Location
 internal import Session
+import Vocabulary
 
 /// Every parser that reads bytes from outside, with valid inputs to mutate.
 public enum FuzzCatalog {

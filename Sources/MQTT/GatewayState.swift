@@ -1,5 +1,6 @@
 internal import Basics
 public import Telemetry
+public import Vocabulary
 
 /// The gateway's state on `{prefix}/state` (retained).
 public struct GatewayState: Encodable, Sendable, Equatable {
@@ -8,7 +9,7 @@ public struct GatewayState: Encodable, Sendable, Equatable {
     /// Recording runs: every requirement is met.
     public var running: Bool
     /// The open trip's id, if any.
-    public var trip: String?
+    public var trip: TripID?
     /// Samples the MQTT sink has still to publish.
     public var queueDepth: Int
     /// `mgmt`, `passive` or `active`, while scanning.
@@ -16,7 +17,7 @@ public struct GatewayState: Encodable, Sendable, Equatable {
     /// What the gateway runs (its scan mode is `scanMode`).
     public var info: GatewayInfo?
 
-    public init(armed: Bool, running: Bool, trip: String?, queueDepth: Int, scanMode: String?) {
+    public init(armed: Bool, running: Bool, trip: TripID?, queueDepth: Int, scanMode: String?) {
         (self.armed, self.running, self.trip, self.queueDepth, self.scanMode) = (armed, running, trip, queueDepth, scanMode)
     }
 

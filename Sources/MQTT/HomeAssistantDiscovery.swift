@@ -1,5 +1,6 @@
 public import Telemetry
 internal import FoundationEssentials
+public import Vocabulary
 
 /// Home Assistant's MQTT discovery: one retained config message per entity,
 /// on `{prefix}/{component}/waymark_{device}/{object}/config`, with the keys
@@ -72,13 +73,13 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// The (topic-safe) sensor id of one of this gateway's sensor-measurement
     /// config topics; nil for any other topic, the gateway's own included.
-    public func sensorID(inConfigTopic topic: String) -> String? {
+    public func sensorID(inConfigTopic topic: String) -> SensorID? {
         let head = "\(prefix)/sensor/\(node)/", tail = "/config"
         guard topic.hasPrefix(head), topic.hasSuffix(tail), topic.count > head.count + tail.count else { return nil }
         let object = topic.dropFirst(head.count).dropLast(tail.count)
         for quantity in Quantity.allCases where object.hasSuffix("_" + quantity.rawValue) {
             let id = object.dropLast(quantity.rawValue.count + 1)
-            return id.isEmpty ? nil : String(id)
+            return id.isEmpty ? nil : SensorID(rawValue: String(id))
         }
         return nil
     }

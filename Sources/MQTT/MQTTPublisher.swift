@@ -3,6 +3,7 @@ internal import FoundationEssentials
 internal import Logging
 public import Telemetry
 public import Upload
+public import Vocabulary
 
 /// The outbox's MQTT sink. While connected and authorized it publishes the
 /// samples its cursor has not passed, as QoS 1 batches on `{prefix}/samples`,
@@ -118,7 +119,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public func samplesAdded(_ samples: [Sample]) async {
         guard connected, await isAuthorized(), connected else { return }
         var fix: Fix?
-        var readings: [String: Sample] = [:]
+        var readings: [SensorID: Sample] = [:]
         for sample in samples {
             switch sample.payload {
             case .fix(let latest): fix = latest
@@ -133,7 +134,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             guard case .sensor(_, let advert) = sample.payload else { continue }
             let reading = SensorReading(advert, time: sample.time)
             announce(sensor: id, reading)
-            send(MQTTMessage(options.topicPrefix + "/sensor/" + id, JSONBytes.encode(reading), retain: true))
+            send(MQTTMessage(options.topicPrefix + "/sensor/" + id.rawValue, JSONBytes.encode(reading), retain: true))
         }
         await drain()
     }
@@ -228,7 +229,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             return
         }
         guard let discovery = options.discovery, !payload.isEmpty, let id = discovery.sensorID(inConfigTopic: topic) else { return }
-        let paired = Set(labels.ids.map(HomeAssistantDiscovery.safe))
+        let paired = Set(labels.ids.map { SensorID(rawValue: HomeAssistantDiscovery.safe($0.rawValue)) })
         if !paired.contains(id) {
             Log.info("mqtt: removing the Home Assistant entities of \(id), no longer paired")
             send(MQTTMessage(topic, [], retain: true))
@@ -295,11 +296,11 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
 
     /// Home Assistant entities for the measurements a sensor's reading has,
     /// the first time each is seen on this connection.
-    private func announce(sensor id: String, _ reading: SensorReading) {
+    private func announce(sensor id: SensorID, _ reading: SensorReading) {
         guard let discovery = options.discovery else { return }
-        for measurement in reading.measurements where !announced.contains(id + "/" + measurement.rawValue) {
-            announced.insert(id + "/" + measurement.rawValue)
-            send(discovery.sensorMessage(id: id, label: labels[id] ?? id, measurement: measurement))
+        for measurement in reading.measurements where !announced.contains(id.rawValue + "/" + measurement.rawValue) {
+            announced.insert(id.rawValue + "/" + measurement.rawValue)
+            send(discovery.sensorMessage(id: id.rawValue, label: labels[id] ?? id.rawValue, measurement: measurement))
         }
     }
 

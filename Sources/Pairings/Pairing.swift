@@ -37,7 +37,7 @@ public struct Pairing: Sendable, Equatable, Codable {
     }
 
     /// The id a sensor's samples carry (`pairing-3`).
-    public var sensorID: String { "pairing-\(id)" }
+    public var sensorID: SensorID { SensorID(pairing: id) }
 
     /// Whether this pairing is by Identity Resolving Key (its key column holds the IRK).
     public var isIRK: Bool { identity.isIRK }

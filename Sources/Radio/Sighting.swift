@@ -13,8 +13,8 @@ public struct Sighting: Sendable, Hashable {
     public var name: String?
     /// Manufacturer data by company id, payload after the id.
     public var manufacturerData: [UInt16: [UInt8]]
-    /// Service data by 128-bit UUID string.
-    public var serviceData: [String: [UInt8]]
+    /// Service data by UUID.
+    public var serviceData: [BluetoothUUID: [UInt8]]
     /// Whether BlueZ has the device paired (such devices are never evicted).
     public var paired: Bool
     /// When the update arrived, on the monotonic clock, in nanoseconds.
@@ -22,7 +22,7 @@ public struct Sighting: Sendable, Hashable {
 
     public init(
         address: BluetoothAddress, rssi: Int? = nil, txPower: Int? = nil, name: String? = nil,
-        manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [String: [UInt8]] = [:], paired: Bool = false,
+        manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [BluetoothUUID: [UInt8]] = [:], paired: Bool = false,
         uptimeNanoseconds: UInt64
     ) {
         self.address = address

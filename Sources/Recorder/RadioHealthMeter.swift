@@ -1,13 +1,19 @@
+package import Basics
 package import Radio
 package import Pairings
 import Synchronization
 package import Telemetry
 package import Vocabulary
+import Capture
 
 /// Counts what the radio does between two health reports: adverts per
 /// adapter and scan mode, restarts, recovery steps, and the strongest
 /// signal of each paired device. Updated from the scanner's queue for
 /// every advert, so that is a lock and one addition, no more.
+///
+/// With a capture, everything it counts goes into the capture under the
+/// same lock, in the order it was counted: replay feeds a meter of its own
+/// the same records, and its reports hold the same counts.
 package final class RadioHealthMeter: Sendable {
     /// One adapter in one scan mode.
     private struct Reception: Hashable {
@@ -55,12 +61,15 @@ package final class RadioHealthMeter: Sendable {
     }
 
     private let state = Mutex(State())
+    private let capture: CaptureTap?
 
-    package init() {}
+    package init(capture: CaptureTap? = nil) { self.capture = capture }
 
     /// Adverts from now on are counted under `adapter`; nil when scanning stopped.
     package func follow(adapter: AdapterName?) {
         state.withLock { state in
+            guard state.adapter != adapter else { return }
+            capture?.state(.adapter(adapter?.rawValue))
             state.adapter = adapter
             state.settle()
         }
@@ -69,12 +78,21 @@ package final class RadioHealthMeter: Sendable {
     /// The scan mode, chosen or changed.
     package func follow(mode: String) {
         state.withLock { state in
+            capture?.state(.scanMode(mode))
             state.mode = mode
             state.settle()
         }
     }
 
-    package func advert() { state.withLock { $0.current?.count += 1 } }
+    /// An advert heard, from `identity` when it is paired; captured at
+    /// `reading` (the one its observation is timed by).
+    package func advert(_ sighting: Sighting, from identity: DeviceIdentity?, at reading: ClockReading? = nil) {
+        state.withLock { state in
+            capture?.advert(sighting, adapter: state.adapter, at: reading)
+            state.current?.count += 1
+            if let identity { state.seen[identity] = .some([state.seen[identity] ?? nil, sighting.rssi].compactMap { $0 }.max()) }
+        }
+    }
 
     /// The watchdog's last recovery step, if no advert came after it.
     package var stepSinceAdvert: String? { state.withLock { $0.stepSinceAdvert } }
@@ -82,30 +100,39 @@ package final class RadioHealthMeter: Sendable {
     /// The adapter scanning now (`hci0`), if any.
     package var adapter: AdapterName? { state.withLock { $0.adapter } }
 
-    package func seen(_ identity: DeviceIdentity, rssi: Int?) {
-        state.withLock { state in state.seen[identity] = .some([state.seen[identity] ?? nil, rssi].compactMap { $0 }.max()) }
+    package func restarted() {
+        state.withLock { state in
+            capture?.state(.discoveryRestarted)
+            state.restarts += 1
+        }
     }
 
-    package func restarted() { state.withLock { $0.restarts += 1 } }
-
-    package func shed() { state.withLock { $0.shed += 1 } }
+    package func shed() {
+        state.withLock { state in
+            capture?.state(.strangersShed)
+            state.shed += 1
+        }
+    }
 
     package func stepped(_ step: String) {
         state.withLock { state in
+            capture?.state(.recoveryStep(step))
             state.steps.append(step)
             state.lastStep = (step, state.current?.count ?? 0)
         }
     }
 
     /// The report for the `seconds` since the last one; with `reset`, it
-    /// starts the next (without, it is the interval so far).
-    package func report(seconds: Double, pairings: [Pairing], reset: Bool = true) -> RadioHealth {
+    /// starts the next, and is captured at `reading` (without, it is the
+    /// interval so far).
+    package func report(seconds: Double, pairings: [Pairing], reset: Bool = true, at reading: ClockReading? = nil) -> RadioHealth {
         // A replayed capture says how long the interval was: a day at most, never NaN.
         let seconds = seconds.isFinite ? min(max(seconds, 0), 86_400) : 0
         let taken = state.withLock { state in
             var taken = state
             taken.settle()
             guard reset else { return taken }
+            capture?.append(.state(.health(seconds: seconds)), at: reading)
             // A step with no advert after it stays so in the next interval.
             var next = State(adapter: state.adapter, mode: state.mode, lastStep: state.stepSinceAdvert.map { ($0, 0) })
             next.settle()

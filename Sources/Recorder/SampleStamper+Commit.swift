@@ -10,7 +10,7 @@ package import Vocabulary
 extension SampleStamper {
     /// A trip that started or ended among recorded samples, with its wall-clock time.
     package struct TripChange: Sendable {
-        package var id: String
+        package var id: TripID
         package var action: TripDetector.Action
         package var at: Double
         /// Where the time is not synchronized yet: the boot and its clock's reading, for a later re-stamp.
@@ -26,7 +26,7 @@ extension SampleStamper {
 
         /// The event the store records for a start or an end; nil for a resumption.
         package var event: Event? {
-            let detail: [EventField: String] = [.tripID: id, .at: CivilTime.iso8601(at)]
+            let detail: [EventField: String] = [.tripID: id.rawValue, .at: CivilTime.iso8601(at)]
             switch action {
             case .started: return Event(.tripStarted, detail)
             case .ended: return Event(.tripEnded, detail)

@@ -4,6 +4,7 @@ package import Recording
 package import Store
 package import Telemetry
 package import Upload
+package import Vocabulary
 
 /// Gives recorded samples, timed on the boot clock, their wall-clock time
 /// and its source. The first stamp from a trusted source re-stamps this
@@ -18,7 +19,7 @@ package struct SampleStamper {
     private var lastSource: TimeSource?
     /// The last time stamped in the open trip, below which none of its
     /// later samples goes.
-    private var tripFloor: (trip: String, boot: Double, time: Double, source: TimeSource)?
+    private var tripFloor: (trip: TripID, boot: Double, time: Double, source: TimeSource)?
 
     /// Stamps into the store's own outbox and trips.
     package init(clock: any SystemClock, store: GatewayStore) {
@@ -78,7 +79,7 @@ package struct SampleStamper {
     /// boot clock's rate until the source catches up. So a trip's samples
     /// never go back in time in the order they are queued, and it never
     /// ends before it starts.
-    private mutating func monotonic(_ time: Double, at boot: Double, source: TimeSource, in trip: String) -> Double {
+    private mutating func monotonic(_ time: Double, at boot: Double, source: TimeSource, in trip: TripID) -> Double {
         guard let floor = tripFloor, floor.trip == trip else {
             tripFloor = (trip, boot, time, source)
             return time

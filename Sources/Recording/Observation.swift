@@ -1,5 +1,6 @@
 public import Advertisements
 public import Telemetry
+public import Vocabulary
 
 /// What the runtime observed, reduced to what recording needs. The gateway
 /// maps BlueZ sightings and location fixes into these. Times are seconds on
@@ -8,7 +9,7 @@ public enum Observation: Sendable, Equatable {
     /// The paired vehicle beacon, with its signal strength (dBm).
     case vehicle(rssi: Int?, at: Double)
     /// A paired sensor tag's decoded advert, and its pairing's id (`pairing-3`).
-    case sensor(id: String, advert: Advertisement, at: Double)
+    case sensor(id: SensorID, advert: Advertisement, at: Double)
     /// A position fix.
     case fix(Fix, at: Double)
 

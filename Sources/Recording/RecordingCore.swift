@@ -66,14 +66,14 @@ public struct RecordingCore: Sendable, Equatable {
     }
 
     /// Continues a trip a previous process left open (see `TripDetector.restore`).
-    public mutating func restore(tripID: String, start: Double, lastSeen: Double) {
+    public mutating func restore(tripID: TripID, start: Double, lastSeen: Double) {
         trips.restore(tripID: tripID, start: start, lastSeen: lastSeen)
     }
 
     public var running: Bool { reconciler.running }
     public var intent: RecordingIntent { reconciler.intent }
     /// The open trip's id; nil between trips.
-    public var currentTrip: String? { trips.detector.isActive ? trips.tripID : nil }
+    public var currentTrip: TripID? { trips.detector.isActive ? trips.tripID : nil }
     /// When `tick` has something to decide next.
     public var nextDeadline: Double? { trips.nextDeadline }
     /// The conditions of the last reconcile.

@@ -1,5 +1,6 @@
 internal import Advertisements
 internal import Telemetry
+public import Vocabulary
 
 /// Which observations become samples during a trip: fixes at most one per
 /// `fixInterval`, the vehicle beacon's RSSI at most one per `beaconInterval`,
@@ -21,7 +22,7 @@ public struct SamplePolicy: Sendable, Equatable {
     public let options: Options
     private var lastFix: Double?
     private var lastBeacon: Double?
-    private var lastSensor: [String: (time: Double, advert: Advertisement)] = [:]
+    private var lastSensor: [SensorID: (time: Double, advert: Advertisement)] = [:]
 
     public init(options: Options) {
         self.options = options
@@ -32,7 +33,7 @@ public struct SamplePolicy: Sendable, Equatable {
     }
 
     /// The sample for `observation` in trip `tripID`, or nil when rate-limited.
-    public mutating func sample(_ observation: Observation, tripID: String) -> RecordedSample? {
+    public mutating func sample(_ observation: Observation, tripID: TripID) -> RecordedSample? {
         switch observation {
         case .fix(let fix, let at):
             guard Self.due(lastFix, at, options.fixInterval) else { return nil }

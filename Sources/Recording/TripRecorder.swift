@@ -1,5 +1,5 @@
 internal import Telemetry
-internal import Vocabulary
+public import Vocabulary
 
 /// Turns observations into samples: the trip detector decides when a trip
 /// runs, the sample policy what of it is kept. Trip starts and ends become
@@ -9,7 +9,7 @@ public struct TripRecorder: Sendable, Equatable {
     public private(set) var detector: TripDetector
     public private(set) var policy: SamplePolicy
     /// The running trip's id: `trip-` and its start in milliseconds since 1970.
-    public private(set) var tripID: String?
+    public private(set) var tripID: TripID?
     /// Wall clock minus the timeline's clock, for trip ids only: the caller
     /// times trips on the boot clock, and ids are wall-clock milliseconds.
     public var wallOffset = 0.0
@@ -20,7 +20,7 @@ public struct TripRecorder: Sendable, Equatable {
     }
 
     /// Continues a trip a previous process left open (see `TripDetector.restore`).
-    public mutating func restore(tripID: String, start: Double, lastSeen: Double) {
+    public mutating func restore(tripID: TripID, start: Double, lastSeen: Double) {
         self.tripID = tripID
         detector.restore(start: start, lastSeen: lastSeen)
     }
@@ -42,7 +42,7 @@ public struct TripRecorder: Sendable, Equatable {
         actions.map { action in
             switch action {
             case .started(let at):
-                let id = "trip-\(Int64(exactly: ((at + wallOffset) * 1000).rounded()) ?? 0)"
+                let id = TripID(startingAt: at + wallOffset)
                 tripID = id
                 policy.reset()
                 return RecordedSample(time: at, tripID: id, payload: .event(Event(.tripStarted)), tripAction: action)

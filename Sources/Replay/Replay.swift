@@ -93,10 +93,11 @@ package struct Replay {
         switch record.body {
         case .advert(let adapter, let sighting):
             // Counted and matched as the daemon did: every advert it was given.
+            // A capture from before adapters were captured names it in each advert.
             if state.meter.adapter?.rawValue != adapter { state.meter.follow(adapter: AdapterName(rawValue: adapter)) }
-            state.meter.advert()
-            guard let (pairing, observation) = paired.match(sighting, at: { at }) else { return }
-            state.meter.seen(pairing.identity, rssi: sighting.rssi)
+            let matched = paired.match(sighting, at: { at })
+            state.meter.advert(sighting, from: matched?.0.identity)
+            guard let (_, observation) = matched else { return }
             handle(.observed(observation), &state)
         case .location(let line):
             for fix in state.location.add(line, at: at) { handle(.observed(.fix(fix, at: at)), &state) }
@@ -114,6 +115,10 @@ package struct Replay {
             case .sleep: handle(.sleep(at: at), &state)
             case .wake: handle(.wake(state.core.lastConditions, at: at), &state)
             case .scanMode(let mode): state.meter.follow(mode: mode)
+            case .adapter(let name): state.meter.follow(adapter: name.map(AdapterName.init(rawValue:)))
+            case .discoveryRestarted: state.meter.restarted()
+            case .recoveryStep(let step): state.meter.stepped(step)
+            case .strangersShed: state.meter.shed()
             // The core's own are made again above; one from a newer Waymark is passed over.
             case .event(let event):
                 guard !event.kind.isReconcilers else { return }

@@ -1,6 +1,7 @@
 import Recorder
 import Recording
 import Telemetry
+import Vocabulary
 
 /// What a replay carries from record to record.
 struct ReplayState {
@@ -9,7 +10,7 @@ struct ReplayState {
     let meter = RadioHealthMeter()
     var counts: [SampleKind: Int] = [:]
     /// The trips this replay started or continued.
-    var tripIDs: Set<String> = []
+    var tripIDs: Set<TripID> = []
 
     var core: RecordingCore { executor.core }
 

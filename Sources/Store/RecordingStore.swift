@@ -89,7 +89,7 @@ package struct RecordingStore: Sendable {
     }
 
     private func addTimelines(_ samples: [Sample], seqs: ClosedRange<Int64>, on connection: Connection) throws {
-        var counts: [String: (count: Int, first: Int64, last: Int64)] = [:]
+        var counts: [TripID: (count: Int, first: Int64, last: Int64)] = [:]
         for (sample, seq) in zip(samples, seqs) {
             guard let tripID = sample.tripID else { continue }
             let known = counts[tripID] ?? (0, seq, seq)
@@ -119,10 +119,10 @@ package struct RecordingStore: Sendable {
         }
     }
 
-    package func readings(of tripID: String) throws -> [TripReading] {
+    package func readings(of tripID: TripID) throws -> [TripReading] {
         try database.read { connection in
             try connection.rows("SELECT trip_id, time, source, quantity, value FROM trip_reading WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
-                TripReading(tripID: row.text(0) ?? "", time: row.real(1), source: row.text(2) ?? "", quantity: row.text(3) ?? "", value: row.real(4))
+                TripReading(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), source: row.text(2) ?? "", quantity: row.text(3) ?? "", value: row.real(4))
             }
         }
     }
@@ -137,10 +137,10 @@ package struct RecordingStore: Sendable {
         }
     }
 
-    package func points(of tripID: String) throws -> [TripPoint] {
+    package func points(of tripID: TripID) throws -> [TripPoint] {
         try database.read { connection in
             try connection.rows("SELECT trip_id, time, lat, lon, alt FROM trip_point WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
-                TripPoint(tripID: row.text(0) ?? "", time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4))
+                TripPoint(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4))
             }
         }
     }
@@ -166,22 +166,22 @@ package struct RecordingStore: Sendable {
 
     /// `unsynced`: the boot and boot-clock reading of a start timed before
     /// the clock was trusted.
-    package func tripStarted(_ id: String, at time: Double, unsynced: (id: String, time: Double)? = nil) throws {
+    package func tripStarted(_ id: TripID, at time: Double, unsynced: (id: String, time: Double)? = nil) throws {
         try database.write { try tripStarted(id, at: time, unsynced: unsynced, on: $0) }
     }
 
-    package func tripEnded(_ id: String, at time: Double, reason: String, unsynced: (id: String, time: Double)? = nil) throws {
+    package func tripEnded(_ id: TripID, at time: Double, reason: String, unsynced: (id: String, time: Double)? = nil) throws {
         try database.write { try tripEnded(id, at: time, reason: reason, unsynced: unsynced, on: $0) }
     }
 
     /// A trip's row, in the transaction on `connection` (the one that
     /// commits its first samples): both are stored, or neither.
-    package func tripStarted(_ id: String, at time: Double, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
+    package func tripStarted(_ id: TripID, at time: Double, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
         try connection.run("INSERT OR IGNORE INTO trip (id, start, start_boot_id, start_boot) VALUES (?, ?, ?, ?)",
                            [.text(id), .real(time), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null])
     }
 
-    package func tripEnded(_ id: String, at time: Double, reason: String, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
+    package func tripEnded(_ id: TripID, at time: Double, reason: String, unsynced: (id: String, time: Double)?, on connection: Connection) throws {
         try connection.run("UPDATE trip SET end = ?, end_reason = ?, end_boot_id = ?, end_boot = ? WHERE id = ?",
                            [.real(time), .text(reason), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null, .text(id)])
     }
@@ -205,7 +205,7 @@ package struct RecordingStore: Sendable {
     package func trips() throws -> [StoredTrip] {
         try database.read { connection in
             try connection.rows("SELECT id, start, end, end_reason FROM trip ORDER BY start") { row in
-                StoredTrip(id: row.text(0) ?? "", start: Date(timeIntervalSince1970: row.real(1)),
+                StoredTrip(id: TripID(rawValue: row.text(0) ?? ""), start: Date(timeIntervalSince1970: row.real(1)),
                            end: row.isNull(2) ? nil : Date(timeIntervalSince1970: row.real(2)), endReason: row.text(3))
             }
         }.map { trip in

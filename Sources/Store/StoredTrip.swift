@@ -1,8 +1,9 @@
 package import FoundationEssentials
+package import Vocabulary
 
 /// A trip as `waymark trips` lists it.
 package struct StoredTrip: Sendable, Equatable, Encodable {
-    package var id: String
+    package var id: TripID
     package var start: Date
     package var end: Date?
     package var endReason: String?

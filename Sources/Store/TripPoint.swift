@@ -1,10 +1,11 @@
 import FoundationEssentials
 import Glibc
 package import Telemetry
+package import Vocabulary
 
 /// One position of a trip, as kept for export.
 package struct TripPoint: Sendable, Equatable {
-    package var tripID: String
+    package var tripID: TripID
     package var time: Double
     package var lat: Double
     package var lon: Double

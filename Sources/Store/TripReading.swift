@@ -1,11 +1,12 @@
 import Advertisements
 package import Telemetry
+package import Vocabulary
 
 /// One value of a trip's timeline, kept for the trip report after the
 /// samples themselves have been uploaded: the vehicle beacon's RSSI, or a
 /// sensor's quantity.
 package struct TripReading: Sendable, Equatable {
-    package var tripID: String
+    package var tripID: TripID
     package var time: Double
     /// `beacon`, or the sensor's pairing id (`pairing-3`).
     package var source: String
@@ -13,7 +14,7 @@ package struct TripReading: Sendable, Equatable {
     package var quantity: String
     package var value: Double
 
-    package init(tripID: String, time: Double, source: String, quantity: String, value: Double) {
+    package init(tripID: TripID, time: Double, source: String, quantity: String, value: Double) {
         (self.tripID, self.time, self.source, self.quantity, self.value) = (tripID, time, source, quantity, value)
     }
 
@@ -25,7 +26,7 @@ package struct TripReading: Sendable, Equatable {
             return [TripReading(tripID: tripID, time: sample.time, source: "beacon", quantity: "rssi", value: Double(rssi))]
         case .sensor(let id, let advert):
             return advert.quantities.sorted { $0.key.rawValue < $1.key.rawValue }.map {
-                TripReading(tripID: tripID, time: sample.time, source: id, quantity: $0.key.rawValue, value: $0.value)
+                TripReading(tripID: tripID, time: sample.time, source: id.rawValue, quantity: $0.key.rawValue, value: $0.value)
             }
         default:
             return []

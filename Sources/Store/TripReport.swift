@@ -3,6 +3,7 @@ import FoundationEssentials
 import Pairings
 import Storage
 package import Telemetry
+package import Vocabulary
 
 /// Everything the trip report shows, read from the store in one go.
 package struct TripReport: Sendable {
@@ -28,7 +29,7 @@ package struct TripReport: Sendable {
     package var beaconLostTimeout: Double
 
     /// The report of `tripID`; nil when there is no such trip.
-    package static func gather(_ store: GatewayStore, tripID: String, beaconLostTimeout: Double) throws -> TripReport? {
+    package static func gather(_ store: GatewayStore, tripID: TripID, beaconLostTimeout: Double) throws -> TripReport? {
         let recordings = RecordingStore(database: store.database)
         guard let trip = try recordings.trips().first(where: { $0.id == tripID }) else { return nil }
         let start = trip.start.timeIntervalSince1970

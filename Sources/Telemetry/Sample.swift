@@ -1,10 +1,11 @@
 public import Basics
+public import Vocabulary
 
 /// One recorded sample, as the recorder commits it to the outbox.
 public struct Sample: Sendable, Equatable {
     /// Seconds since 1970, UTC.
     public var time: Double
-    public var tripID: String?
+    public var tripID: TripID?
     public var payload: SamplePayload
     /// How far `time` can be trusted.
     public var timeSource: TimeSource
@@ -12,7 +13,7 @@ public struct Sample: Sendable, Equatable {
     /// re-stamped once the clock is trusted.
     public var boot: (id: String, time: Double)?
 
-    public init(time: Double, tripID: String? = nil, payload: SamplePayload, timeSource: TimeSource = .ntp,
+    public init(time: Double, tripID: TripID? = nil, payload: SamplePayload, timeSource: TimeSource = .ntp,
                 boot: (id: String, time: Double)? = nil) {
         self.time = time
         self.tripID = tripID

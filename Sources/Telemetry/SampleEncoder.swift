@@ -20,7 +20,7 @@ public enum SampleEncoder {
             if let rssi { bytes += #""rssi":\#(rssi)"#.utf8 }
         case .sensor(let id, let advert):
             bytes += #""sensor":"#.utf8
-            JSONText.appendQuoted(id, to: &bytes)
+            JSONText.appendQuoted(id.rawValue, to: &bytes)
             // The decoders' own Encodable form, which `scan --json` shows too.
             if let json = try? encoder.encode(advert), json.count > 2 {
                 bytes.append(UInt8(ascii: ","))

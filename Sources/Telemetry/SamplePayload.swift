@@ -9,7 +9,7 @@ public enum SamplePayload: Sendable, Equatable {
     /// The paired vehicle beacon's signal strength (dBm), if BlueZ gave one.
     case beacon(rssi: Int?)
     /// A paired sensor tag's decoded advert; `sensor` is its pairing's id (`pairing-3`).
-    case sensor(String, Advertisement)
+    case sensor(SensorID, Advertisement)
     /// A recorded event (its details sorted by name on the wire).
     case event(Event)
     /// The radio over one health interval.

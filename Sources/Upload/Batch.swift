@@ -1,5 +1,6 @@
 internal import Basics
 internal import Telemetry
+public import Vocabulary
 
 /// Consecutive queued samples sent as one request.
 public struct Batch: Sendable, Equatable {
@@ -50,7 +51,7 @@ public struct Batch: Sendable, Equatable {
             seqDigits += 1
             rest /= 10
         }
-        let trip = queued.tripID.map { JSONText.quotedCount($0) } ?? "null".utf8.count
+        let trip = queued.tripID.map { JSONText.quotedCount($0.rawValue) } ?? "null".utf8.count
         let fields = queued.fields.isEmpty ? 0 : queued.fields.utf8.count + 1
         // The time is always 24 characters (`CivilTime.appendISO8601`).
         return frame + (queued.seq < 0 ? 1 : 0) + seqDigits + 24 + trip + queued.timeSource.rawValue.utf8.count
@@ -64,7 +65,7 @@ public struct Batch: Sendable, Equatable {
         bytes += #","time":""#.utf8
         CivilTime.appendISO8601(sample.time, to: &bytes)
         bytes += #"","trip_id":"#.utf8
-        if let trip = sample.tripID { JSONText.appendQuoted(trip, to: &bytes) } else { bytes += "null".utf8 }
+        if let trip = sample.tripID { JSONText.appendQuoted(trip.rawValue, to: &bytes) } else { bytes += "null".utf8 }
         bytes += #","time_source":""#.utf8
         bytes += sample.timeSource.rawValue.utf8
         bytes += #"","kind":""#.utf8

@@ -2,6 +2,7 @@ public import Basics
 import Logging
 public import Storage
 public import Telemetry
+public import Vocabulary
 
 /// The durable upload queue. A sample is "recorded" once `append` returns:
 /// its transaction is committed (WAL, synchronous=FULL). Rows leave only
@@ -76,7 +77,7 @@ public struct Outbox: Sendable {
             var first: Int64 = 0
             for (index, sample) in samples.enumerated() {
                 let queued = QueuedSample(seq: 0, sample: sample)
-                try insert.run([.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(queued.kind.rawValue),
+                try insert.run([.real(sample.time), sample.tripID.map { .text($0.rawValue) } ?? .null, .text(queued.kind.rawValue),
                                 .text(queued.fields), .integer(Int64(queued.bytes)), .text(sample.timeSource.rawValue),
                                 sample.boot.map { .text($0.id) } ?? .null, sample.boot.map { .real($0.time) } ?? .null])
                 if index == 0 { first = connection.lastInsertRowID }
@@ -124,7 +125,7 @@ public struct Outbox: Sendable {
             SELECT seq, time, trip_id, kind, fields, bytes, time_source FROM outbox
             WHERE seq > max(coalesce((SELECT seq FROM sink_cursor WHERE sink = ?), 0), ?) ORDER BY seq LIMIT ?
             """, [.text(sink.rawValue), .integer(after), .integer(Int64(count))]) { row in
-            QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2),
+            QueuedSample(seq: row.integer(0), time: row.real(1), tripID: row.text(2).map(TripID.init(rawValue:)),
                          kind: SampleKind(rawValue: row.text(3) ?? "") ?? .event, fields: row.text(4) ?? "",
                          timeSource: row.text(6).flatMap(TimeSource.init(rawValue:)) ?? .unsynced, bytes: Int(row.integer(5)))
         }
@@ -214,7 +215,7 @@ public struct Outbox: Sendable {
             for (id, json) in letters {
                 for sample in DeadLetterSamples.parse(json) {
                     try connection.run("INSERT INTO outbox (time, trip_id, kind, fields, bytes, time_source) VALUES (?, ?, ?, ?, ?, ?)",
-                                       [.real(sample.time), sample.tripID.map { .text($0) } ?? .null, .text(sample.kind.rawValue),
+                                       [.real(sample.time), sample.tripID.map { .text($0.rawValue) } ?? .null, .text(sample.kind.rawValue),
                                         .text(sample.fields), .integer(Int64(sample.bytes)), .text(sample.timeSource.rawValue)])
                     count += 1
                 }

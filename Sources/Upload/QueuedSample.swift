@@ -1,5 +1,6 @@
 public import Basics
 public import Telemetry
+public import Vocabulary
 
 /// A sample in the outbox, with its per-device sequence number and its
 /// payload as the JSON members it was encoded to when committed.
@@ -7,7 +8,7 @@ public struct QueuedSample: Sendable, Equatable {
     public var seq: Int64
     /// Seconds since 1970, UTC.
     public var time: Double
-    public var tripID: String?
+    public var tripID: TripID?
     public var kind: SampleKind
     /// `SampleEncoder`'s members, without braces.
     public var fields: String
@@ -15,7 +16,7 @@ public struct QueuedSample: Sendable, Equatable {
     /// Size of its JSON in the request body.
     public var bytes: Int
 
-    public init(seq: Int64, time: Double, tripID: String?, kind: SampleKind, fields: String, timeSource: TimeSource = .ntp, bytes: Int = 0) {
+    public init(seq: Int64, time: Double, tripID: TripID?, kind: SampleKind, fields: String, timeSource: TimeSource = .ntp, bytes: Int = 0) {
         self.seq = seq
         self.time = time
         self.tripID = tripID

@@ -1,6 +1,7 @@
 import Advertisements
 import Foundation
 import Testing
+import Vocabulary
 
 /// The 30 public test vectors in `vectors.json` (copied from the project's
 /// shared data), each decoded and checked field by field.
@@ -42,8 +43,7 @@ struct VectorTests {
         } else {
             let bindkey = e["bindkey_hex"]?.string.flatMap(Advertisement.parseHex)
             let address = e["ble_address"]?.string.flatMap { Advertisement.parseHex($0.split(separator: ":").joined()) }
-            decoded = AdvertisementDecoder.decode(serviceUUID: "0000fcd2-0000-1000-8000-00805f9b34fb".replacingOccurrences(
-                of: "fcd2", with: vector.format.hasPrefix("Eddystone") ? "feaa" : "fcd2"), vector.payload, bindkey: bindkey, address: address)
+            decoded = AdvertisementDecoder.decode(serviceUUID: BluetoothUUID(short: vector.format.hasPrefix("Eddystone") ? 0xFEAA : 0xFCD2), vector.payload, bindkey: bindkey, address: address)
         }
 
         switch decoded {

@@ -1,5 +1,6 @@
 import BluetoothKernel
 import Testing
+import Vocabulary
 
 /// The management channel's device-found events and the AD structures in them.
 struct ManagementEventTests {

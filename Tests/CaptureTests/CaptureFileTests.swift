@@ -20,6 +20,21 @@ struct CaptureFileTests {
         #expect(CaptureState(kind: "teleported", values: [("to", "mars")]) == .unknown("teleported"))
     }
 
+    /// Every state the daemon captures reads back as it was written: the
+    /// radio's (adapter, restarts, recovery steps, shedding) too, which
+    /// replay's health reports are counted from.
+    @Test func everyCapturedStateReadsBackAsWritten() {
+        let states: [CaptureState] = [
+            .running(true), .running(false), .requirements(missing: [.location, .adapterPowered], intent: .armed, authorized: true),
+            .event(Event(.tripStarted, [.tripID: "trip-1"])), .health(seconds: 300), .scanMode("mgmt"), .adapter("hci1"), .adapter(nil),
+            .discoveryRestarted, .recoveryStep("power-cycle"), .strangersShed, .sleep, .wake, .end,
+        ]
+        for state in states {
+            let (kind, values) = state.fields
+            #expect(CaptureState(kind: kind, values: values) == state, "\(state)")
+        }
+    }
+
     static let header = CaptureHeader(waymarkVersion: "0.1.0", started: 1_764_000_000, bootID: "boot-1", config: "[Recording]\nBeaconLostTimeout = 30s\n",
                                       pairings: #"[{"id":1,"identity":"address:C0:FF:EE:00:00:01","label":"car","role":"vehicle"}]"#)
 

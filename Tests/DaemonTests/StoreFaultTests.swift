@@ -61,7 +61,7 @@ struct StoreFaultTests {
         #expect(try recordings.trips().map(\.id) == [trip], "stored once the store took writes")
         #expect(try outbox.status().depth == before + held + 1, "every sample held is queued, and the new one")
         #expect(await recorder.unsaved.isEmpty)
-        #expect(try store.lastEvent(.tripStarted)?.detail.contains(trip) == true)
+        #expect(try store.lastEvent(.tripStarted)?.detail.contains(trip.rawValue) == true)
     }
 
     @Test func heldSamplesPastTheLimitAreDroppedOldestFirstAndTheDropIsAnEvent() async throws {

@@ -13,7 +13,8 @@ struct CaptureReplayTests {
     /// A rig whose daemon captures into the returned directory, with short trip timeouts.
     static func capturingRig() async throws -> (RecordingRig, String) {
         let car = try await RecordingRig(
-            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\nCapture = CAPTURE\n", pairVehicle: true)
+            config: "[Recording]\nBeaconLostTimeout = 1s\nReopenWindow = 2s\nFixInterval = 200ms\nBeaconInterval = 500ms\nCapture = CAPTURE\n"
+                + "[Bluetooth]\nHealthInterval = 1s\n", pairVehicle: true)
         let work = car.session.work
         let directory = work.file("capture")
         let conf = try String(contentsOfFile: work.file("waymark.conf"), encoding: .utf8)
@@ -105,6 +106,9 @@ struct CaptureReplayTests {
             let (a, b) = (try Self.rows(live, query, in: rig.work), try Self.rows(replayed, query, in: rig.work))
             #expect(!a.isEmpty && a == b, "\(query)\nlive:\n\(a.joined(separator: "\n"))\nreplayed:\n\(b.joined(separator: "\n"))")
         }
+        // The radio's health reports are among those rows, with adverts counted: replay counts them from the capture.
+        let health = try Self.rows(live, "SELECT fields FROM outbox WHERE kind = 'radio_health'", in: rig.work)
+        #expect(health.count >= 2 && health.contains { $0.range(of: #""adverts":[1-9]"#, options: .regularExpression) != nil }, "\(health)")
     }
 
     /// `waymark record` for a field test without the daemon: the paired

@@ -3,6 +3,7 @@ import Foundation
 import PeerHarness
 @testable import Store
 import Testing
+import Vocabulary
 
 /// `waymark export`, read back by a third-party reader: gpsbabel.
 struct ExportTests {

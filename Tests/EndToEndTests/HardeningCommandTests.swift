@@ -4,6 +4,7 @@ import PeerHarness
 import Storage
 @testable import Store
 import Testing
+import Vocabulary
 
 /// The command line against what someone else (or a careless root) left:
 /// links, shared directories, stores of other users and versions, odd

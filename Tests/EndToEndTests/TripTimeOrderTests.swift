@@ -8,6 +8,7 @@ import Storage
 import Store
 import Telemetry
 import Testing
+import Vocabulary
 
 /// gpsfake plays a receiver's log faster than real time and starts it over
 /// at its end: while the system clock is unsynced, the receiver's time
@@ -20,7 +21,7 @@ struct TripTimeOrderTests {
         let rows = try store.database.read { connection in
             try connection.rows("SELECT trip_id, time FROM outbox WHERE trip_id IS NOT NULL ORDER BY seq") { ($0.text(0) ?? "", $0.real(1)) }
         }
-        return try RecordingStore(database: store.database).trips().map { trip in (trip, rows.filter { $0.0 == trip.id }.map(\.1)) }
+        return try RecordingStore(database: store.database).trips().map { trip in (trip, rows.filter { $0.0 == trip.id.rawValue }.map(\.1)) }
     }
 
     static func expectInOrder(_ timelines: [(trip: StoredTrip, times: [Double])], _ context: String) {

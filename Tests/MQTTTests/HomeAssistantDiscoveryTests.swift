@@ -2,6 +2,7 @@ import Telemetry
 import Foundation
 @testable import MQTT
 import Testing
+import Vocabulary
 
 /// Discovery payloads against the keys and values Home Assistant's MQTT
 /// pages require (home-assistant.io/integrations/sensor.mqtt,

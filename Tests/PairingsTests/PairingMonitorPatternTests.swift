@@ -25,7 +25,7 @@ struct PairingMonitorPatternTests {
         var identity: DeviceIdentity? {
             type == 0xFF
                 ? AdvertisementDecoder.decode(companyID: UInt16(data[0]) | UInt16(data[1]) << 8, Array(data.dropFirst(2))).identity
-                : AdvertisementDecoder.decode(serviceUUID: String(format: "0000%02x%02x-0000-1000-8000-00805f9b34fb", data[1], data[0]), Array(data.dropFirst(2))).identity
+                : AdvertisementDecoder.decode(serviceUUID: BluetoothUUID(short: UInt16(data[1]) << 8 | UInt16(data[0])), Array(data.dropFirst(2))).identity
         }
 
         func matches(_ pattern: MonitorPattern) -> Bool {

@@ -2,6 +2,7 @@ import Advertisements
 import Recording
 import Telemetry
 import Testing
+import Vocabulary
 
 struct SamplePolicyTests {
     @Test func fixesAreCappedAtOnePerInterval() {

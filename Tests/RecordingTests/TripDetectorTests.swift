@@ -1,5 +1,6 @@
 import Recording
 import Testing
+import Vocabulary
 
 struct TripDetectorTests {
     static var options: TripDetector.Options {

@@ -1,6 +1,7 @@
 import Recording
 import Telemetry
 import Testing
+import Vocabulary
 
 struct TripRecorderTests {
     /// A drive: the beacon appears, fixes flow at 5 Hz, the beacon leaves.
@@ -22,7 +23,7 @@ struct TripRecorderTests {
         #expect(samples.compactMap(\.tripAction) == [.started(at: 1_000), .ended(at: 1_059, reason: .beaconLost)])
         #expect(samples.filter { $0.kind != .event }.allSatisfy { $0.tripAction == nil })
         #expect(samples.first?.time == 1_000 && samples.last?.time == 1_059)
-        let trip = "trip-1000000"
+        let trip: TripID = "trip-1000000"
         #expect(samples.allSatisfy { $0.tripID == trip })
         // Recording starts with the third sighting (t = 1002): 58 fixes, one per second, and 6 beacon samples.
         #expect(samples.filter { $0.kind == .fix }.count == 58)

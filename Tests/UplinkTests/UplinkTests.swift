@@ -8,6 +8,7 @@ import Telemetry
 import Testing
 import Upload
 import Uplink
+import Vocabulary
 
 /// The uplink against glewlwyd and the ingest server, as the daemon builds
 /// it at launch: from the config and the store a previous run left.

@@ -5,6 +5,7 @@ import Session
 import Storage
 import Telemetry
 import Upload
+import Vocabulary
 
 /// glewlwyd for the bearer tokens, the ingest server, and an uploader over a
 /// fresh store, logged in.
