@@ -67,10 +67,10 @@ let package = Package(
         // The typed sample that Recording makes and Upload sends, and its one JSON encoder.
         .target(name: "Telemetry", dependencies: ["Vocabulary", "Basics", "Advertisements"], swiftSettings: strict),
         .target(name: "Recording", dependencies: ["Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
-        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry"], swiftSettings: strict),
+        .target(name: "Upload", dependencies: ["CZlib", "HTTP", "Storage", "Basics", "Logging", "Telemetry", "Vocabulary"], swiftSettings: strict),
         // The outbox's second sink: batches and retained state on an MQTT
         // broker through libmosquitto, with Home Assistant discovery.
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Upload", "Telemetry", "Advertisements", "Basics", "Logging"], swiftSettings: strict),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Upload", "Telemetry", "Advertisements", "Basics", "Logging", "Vocabulary"], swiftSettings: strict),
 
         // Pure decoders of advertising payloads.
         .target(name: "Advertisements", dependencies: ["Vocabulary", "Basics", "Cipher"], swiftSettings: strict),
@@ -188,6 +188,7 @@ let package = Package(
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
         .testTarget(name: "BluetoothKernelTests", dependencies: ["BluetoothKernel"], swiftSettings: strict),
+        .testTarget(name: "RadioTests", dependencies: ["Radio"], swiftSettings: strict),
         .testTarget(name: "PairingsTests", dependencies: ["Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Pairings", "Recording", "Vocabulary", "Radio"], swiftSettings: strict),
         .testTarget(name: "ConfigTests", dependencies: ["Basics", "BlueZ", "Config", "Location", "PeerHarness", "Radio"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["PeerHarness", "Storage", "Store"], exclude: ["PreviousRelease"], swiftSettings: strict),

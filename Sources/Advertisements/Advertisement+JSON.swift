@@ -20,6 +20,8 @@ extension Advertisement: Encodable {
         case .eddystoneTLM(let v): try v.encode(to: encoder)
         case .eddystoneEID(let v): try v.encode(to: encoder)
         case .ruuvi(let v): try v.encode(to: encoder)
+        case .ruuviV1(let v): try v.encode(to: encoder)
+        case .ruuviAir(let v): try v.encode(to: encoder)
         case .btHome(let v): try v.encode(to: encoder)
         case .unknown(.manufacturer(let company, let data)):
             try keyed.encode(company, forKey: .companyID)

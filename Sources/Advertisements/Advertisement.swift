@@ -10,6 +10,10 @@ public enum Advertisement: Sendable, Hashable {
     case eddystoneTLM(EddystoneTLM)
     case eddystoneEID(EddystoneEID)
     case ruuvi(RuuviReading)
+    /// Ruuvi's data format 3 (older RuuviTag firmware).
+    case ruuviV1(RuuviRAWv1)
+    /// Ruuvi Air's data formats 6 and E1.
+    case ruuviAir(RuuviAirReading)
     case btHome(BTHomePacket)
     case unknown(Payload)
 
@@ -30,6 +34,8 @@ public enum Advertisement: Sendable, Hashable {
         case .eddystoneTLM: "eddystone-tlm"
         case .eddystoneEID: "eddystone-eid"
         case .ruuvi: "ruuvi"
+        case .ruuviV1: "ruuvi-v1"
+        case .ruuviAir: "ruuvi-air"
         case .btHome: "bthome"
         case .unknown: "unknown"
         }
@@ -45,8 +51,10 @@ public enum Advertisement: Sendable, Hashable {
         case .altBeacon(let b): .altBeacon(uuid: b.uuid, major: b.major, minor: b.minor)
         case .eddystoneUID(let b): .eddystone(namespace: b.namespace, instance: b.instance)
         case .ruuvi(let r): r.mac.map { .ruuvi(mac: $0) }
+        // Format 6 carries half a MAC, too little to tell devices apart; E1 all of it.
+        case .ruuviAir(let r): r.dataFormat == "E1" ? r.mac.map { .ruuvi(mac: $0) } : nil
         case .btHome(let p): p.mac.map { .btHome(mac: $0) }
-        case .eddystoneURL, .eddystoneTLM, .eddystoneEID, .unknown: nil
+        case .eddystoneURL, .eddystoneTLM, .eddystoneEID, .ruuviV1, .unknown: nil
         }
     }
 }

@@ -11,7 +11,11 @@ public enum AdvertisementDecoder {
     /// as in BlueZ's `ManufacturerData` dictionary.
     public static func decode(companyID: UInt16, _ data: [UInt8]) -> Advertisement {
         if companyID == IBeacon.companyID, let beacon = IBeacon(data) { return .iBeacon(beacon) }
-        if companyID == RuuviReading.companyID, let reading = RuuviReading(data) { return .ruuvi(reading) }
+        if companyID == RuuviReading.companyID {
+            if let reading = RuuviReading(data) { return .ruuvi(reading) }
+            if let reading = RuuviAirReading(data) { return .ruuviAir(reading) }
+            if let reading = RuuviRAWv1(data) { return .ruuviV1(reading) }
+        }
         // AltBeacon may use any company id; it is recognised by its beacon code.
         if let beacon = AltBeacon(companyID: companyID, data) { return .altBeacon(beacon) }
         return .unknown(.manufacturer(companyID: companyID, data: data))

@@ -10,7 +10,7 @@ import Logging
 import Pairings
 import Store
 import Vocabulary
-package import Radio
+import Radio
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.
 package enum BluetoothCommands {

@@ -1,6 +1,6 @@
 import Basics
 package import Command
-package import Config
+import Config
 
 /// The man page and the bash completion, both made from the command table,
 /// so neither can drift from `--help`. The Debian package carries them.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Logging
 import Store
 import Config
-package import Vocabulary
+import Vocabulary
 
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.
 package enum ExportCommand {

@@ -4,7 +4,7 @@ import Config
 import FoundationEssentials
 import Logging
 import Store
-package import Vocabulary
+import Vocabulary
 
 /// `waymark report --trip ID [--out FILE.html]`.
 package enum ReportCommand {

@@ -3,7 +3,7 @@ import Location
 import Logging
 import Session
 import Upload
-package import Radio
+import Radio
 
 package enum ConfigSchema {
     package static let keys: [ConfigKey] = [

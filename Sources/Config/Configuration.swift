@@ -1,4 +1,4 @@
-public import BlueZ
+import BlueZ
 public import Location
 public import Logging
 public import Upload

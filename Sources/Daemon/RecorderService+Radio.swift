@@ -4,7 +4,7 @@ import Recorder
 import Recording
 package import Telemetry
 import Vocabulary
-package import Radio
+import Radio
 import Basics
 
 /// What the scanner reports besides sightings: logged, announced, and

@@ -57,8 +57,8 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         var config = entity(object, measurement.name)
         config["state_topic"] = .string(topicPrefix + "/sensor/" + id)
         config["value_template"] = .string("{{ value_json.\(measurement.rawValue) }}")
-        config["device_class"] = .string(measurement.deviceClass)
-        config["unit_of_measurement"] = .string(measurement.unit)
+        config["device_class"] = measurement.deviceClass.map { .string($0) }
+        config["unit_of_measurement"] = measurement.unit.map { .string($0) }
         config["state_class"] = .string("measurement")
         config["device"] = .object([
             "identifiers": .array([.string(node + "_" + Self.safe(id))]),

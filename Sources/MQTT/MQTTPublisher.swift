@@ -3,7 +3,7 @@ internal import FoundationEssentials
 internal import Logging
 public import Telemetry
 public import Upload
-public import Vocabulary
+import Vocabulary
 
 /// The outbox's MQTT sink. While connected and authorized it publishes the
 /// samples its cursor has not passed, as QoS 1 batches on `{prefix}/samples`,

@@ -77,6 +77,13 @@ extension Advertisement {
         case .ruuvi(let r):
             return [f(r.temperatureCelsius, 2, "°C"), f(r.humidityPercent, 2, "%"), f(r.pressurePascal.map { Double($0) / 100 }, 2, "hPa"),
                     f(r.batteryVolts, 3, "V")].compactMap { $0 }.joined(separator: " ")
+        case .ruuviV1(let r):
+            return [f(r.temperatureCelsius, 2, "°C"), f(r.humidityPercent, 1, "%"), f(Double(r.pressurePascal) / 100, 2, "hPa"),
+                    f(r.batteryVolts, 3, "V")].compactMap { $0 }.joined(separator: " ")
+        case .ruuviAir(let r):
+            return [f(r.temperatureCelsius, 2, "°C"), f(r.humidityPercent, 2, "%"), r.co2PPM.map { "CO2 \($0) ppm" }, f(r.pm2_5, 1, "µg/m³ PM2.5"),
+                    r.vocIndex.map { "VOC \($0)" }, r.noxIndex.map { "NOx \($0)" }, f(r.illuminanceLux, 0, "lx"), r.calibrating ? "(calibrating)" : nil]
+                .compactMap { $0 }.joined(separator: " ")
         case .btHome(let p):
             if let problem = p.problem { return "(\(problem.rawValue))" }
             return p.objects.filter { $0.name != "packet_id" }.map { object in

@@ -3,7 +3,7 @@ import Basics
 import BlueZ
 import Capture
 import Foundation
-public import Radio
+import Radio
 
 /// A synthesised capture of a drive in busy air, for replay's tests and
 /// bench: the car's iBeacon twice a second while it is in range, other

@@ -4,7 +4,7 @@ import Logging
 package import Recording
 package import Store
 package import Telemetry
-package import Upload
+import Upload
 package import Vocabulary
 
 /// The one executor of the recording core's decisions, for the daemon and

@@ -4,7 +4,7 @@ package import Recording
 package import Store
 package import Telemetry
 package import Upload
-package import Vocabulary
+import Vocabulary
 
 /// Gives recorded samples, timed on the boot clock, their wall-clock time
 /// and its source. The first stamp from a trusted source re-stamps this

@@ -7,7 +7,7 @@ package import Daemon
 package import Recorder
 package import Store
 package import Telemetry
-package import Upload
+import Upload
 package import Vocabulary
 
 extension RecorderSettings {

@@ -1,6 +1,6 @@
 internal import Basics
 internal import Telemetry
-public import Vocabulary
+import Vocabulary
 
 /// Consecutive queued samples sent as one request.
 public struct Batch: Sendable, Equatable {

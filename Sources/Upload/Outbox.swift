@@ -2,7 +2,7 @@ public import Basics
 import Logging
 public import Storage
 public import Telemetry
-public import Vocabulary
+import Vocabulary
 
 /// The durable upload queue. A sample is "recorded" once `append` returns:
 /// its transaction is committed (WAL, synchronous=FULL). Rows leave only

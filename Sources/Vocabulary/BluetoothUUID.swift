@@ -18,44 +18,59 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable, CustomStringConvert
     public init(uuid32: UInt32) { self.init(high: UInt64(uuid32) << 32 | Self.baseHigh, low: Self.baseLow) }
 
     /// From an advert's AD structure: 2, 4 or 16 bytes, least significant
-    /// first; nil for any other length.
+    /// first; nil for any other length. No allocation: it runs per advert.
     public init?(littleEndian bytes: some Collection<UInt8>) {
-        let value = bytes.reversed().reduce(into: [UInt8]()) { $0.append($1) }
-        switch value.count {
-        case 2, 4: self.init(uuid32: value.reduce(0) { $0 << 8 | UInt32($1) })
-        case 16: self.init(high: value[..<8].reduce(0) { $0 << 8 | UInt64($1) }, low: value[8...].reduce(0) { $0 << 8 | UInt64($1) })
-        default: return nil
+        switch bytes.count {
+        case 2, 4:
+            var value: UInt32 = 0
+            for (index, byte) in bytes.enumerated() { value |= UInt32(byte) << (8 * UInt32(index)) }
+            self.init(uuid32: value)
+        case 16:
+            var (high, low): (UInt64, UInt64) = (0, 0)
+            for (index, byte) in bytes.enumerated() {
+                if index < 8 { low |= UInt64(byte) << (8 * UInt64(index)) } else { high |= UInt64(byte) << (8 * UInt64(index - 8)) }
+            }
+            self.init(high: high, low: low)
+        default:
+            return nil
         }
     }
 
     /// From text: the 128-bit form with its dashes (BlueZ's), or a short
     /// form of 4 or 8 hex digits with or without `0x`, in either case; nil
-    /// for anything else.
+    /// for anything else. One pass over the bytes, no allocation.
     public init?(_ text: String) {
-        var digits = Array(text.utf8)
-        if digits.count == 6 || digits.count == 10, digits[0] == UInt8(ascii: "0"), digits[1] | 0x20 == UInt8(ascii: "x") { digits.removeFirst(2) }
-        func value(_ digits: ArraySlice<UInt8>) -> UInt64? {
-            var value: UInt64 = 0
-            for digit in digits {
-                let nibble: UInt8
-                switch digit {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt64(nibble)
-            }
-            return value
+        var bytes = text.utf8[...]
+        if bytes.count == 6 || bytes.count == 10, bytes.first == UInt8(ascii: "0"), let x = bytes.dropFirst().first, x | 0x20 == UInt8(ascii: "x") {
+            bytes = bytes.dropFirst(2)
         }
-        switch digits.count {
+        func nibble(_ digit: UInt8) -> UInt64? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(digit - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(digit - UInt8(ascii: "A") + 10)
+            default: nil
+            }
+        }
+        switch bytes.count {
         case 4, 8:
-            guard let short = value(digits[...]) else { return nil }
-            self.init(uuid32: UInt32(short))
+            var value: UInt64 = 0
+            for digit in bytes {
+                guard let nibble = nibble(digit) else { return nil }
+                value = value << 4 | nibble
+            }
+            self.init(uuid32: UInt32(value))
         case 36:
-            guard [8, 13, 18, 23].allSatisfy({ digits[$0] == UInt8(ascii: "-") }) else { return nil }
-            let hex = digits.enumerated().filter { ![8, 13, 18, 23].contains($0.offset) }.map(\.element)
-            guard let high = value(hex[..<16]), let low = value(hex[16...]) else { return nil }
+            var (high, low, digits): (UInt64, UInt64, Int) = (0, 0, 0)
+            for (position, byte) in bytes.enumerated() {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                guard let nibble = nibble(byte) else { return nil }
+                if digits < 16 { high = high << 4 | nibble } else { low = low << 4 | nibble }
+                digits += 1
+            }
             self.init(high: high, low: low)
         default:
             return nil

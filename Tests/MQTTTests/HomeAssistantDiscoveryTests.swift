@@ -33,10 +33,14 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test func aSensorsMeasurementsEachHaveAClassAUnitAndAStateClass() throws {
-        let units: [Quantity: (String, String)] = [
+        // Home Assistant's device classes and units; it has no class for PM4 or the indexes, and the indexes no unit.
+        let units: [Quantity: (String?, String?)] = [
             .temperature: ("temperature", "°C"), .humidity: ("humidity", "%"), .pressure: ("atmospheric_pressure", "hPa"),
-            .battery: ("battery", "%"), .voltage: ("voltage", "V"),
+            .battery: ("battery", "%"), .voltage: ("voltage", "V"), .co2: ("carbon_dioxide", "ppm"), .pm1: ("pm1", "µg/m³"),
+            .pm2_5: ("pm25", "µg/m³"), .pm4: (nil, "µg/m³"), .pm10: ("pm10", "µg/m³"), .vocIndex: (nil, nil), .noxIndex: (nil, nil),
+            .illuminance: ("illuminance", "lx"),
         ]
+        #expect(Set(units.keys) == Set(Quantity.allCases))
         var uniqueIDs: Set<String> = []
         for measurement in Quantity.allCases {
             let message = Self.discovery.sensorMessage(id: "pairing-3", label: "Fridge", measurement: measurement)
@@ -44,7 +48,7 @@ struct HomeAssistantDiscoveryTests {
             Self.checkTopic(message.topic, component: "sensor")
             let config = try Self.config(message)
             Self.checkEntity(config)
-            #expect(config["device_class"] as? String == units[measurement]?.0 && config["unit_of_measurement"] as? String == units[measurement]?.1)
+            #expect(config["device_class"] as? String == units[measurement]?.0 && config["unit_of_measurement"] as? String == units[measurement]?.1, "\(measurement)")
             #expect(config["state_class"] as? String == "measurement")
             #expect(config["state_topic"] as? String == "waymark/0b5e-77/sensor/pairing-3")
             #expect(config["value_template"] as? String == "{{ value_json.\(measurement.rawValue) }}")

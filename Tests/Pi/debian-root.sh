@@ -6,7 +6,8 @@
 # default) and keyed by what they hold, so a later run on the same machine
 # reuses them and a changed package list makes a new one. A root is built
 # beside its final name and renamed when whole: an interrupted debootstrap
-# never passes for a finished root. Foreign architectures run under
+# never passes for a finished root. The packages come from the archive the
+# machine's apt uses (debian-archive.sh). Foreign architectures run under
 # qemu-user-static through binfmt (apt: qemu-user-static binfmt-support).
 set -eu
 arch=$1 suite=$2; shift 2
@@ -26,8 +27,9 @@ if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 fi
 rm -rf "$root.partial"
 log=$cache/root-$suite-$arch-$key.log
+archive=$("$(dirname "$0")/debian-archive.sh")
 if ! debootstrap --arch="$arch" --variant=minbase --include="$packages" \
-        "$suite" "$root.partial" http://deb.debian.org/debian >"$log" 2>&1; then
+        "$suite" "$root.partial" "$archive" >"$log" 2>&1; then
     echo "debootstrap of $suite/$arch failed; the last lines of $log:" >&2
     tail -n 20 "$log" >&2
     exit 1

@@ -1,6 +1,5 @@
-@testable import BlueZ
+@testable import Radio
 import Testing
-import Radio
 
 /// The watchdog's ladder as a pure decision: silent periods in, steps out.
 struct WatchdogLadderTests {
