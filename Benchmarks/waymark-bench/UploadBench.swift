@@ -1,10 +1,10 @@
 import Config
 import Foundation
-import Uplink
 import Peers
 import Session
 import Storage
 import Telemetry
+import Uplink
 import Upload
 import Vocabulary
 

@@ -1,11 +1,11 @@
 import Config
 import Foundation
-import Uplink
 import MQTT
 import Peers
 import Session
 import Storage
 import Telemetry
+import Uplink
 import Upload
 import Vocabulary
 

@@ -5,9 +5,9 @@ import DBus
 import Foundation
 import Pairings
 import Peers
+import Radio
 import Synchronization
 import Vocabulary
-import Radio
 
 /// The whole stack's CPU per advert in the real-BlueZ VM (`Tests/VM/
 /// vm-stack-cost.sh`): Waymark reading the kernel's management channel

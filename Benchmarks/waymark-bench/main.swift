@@ -2,8 +2,8 @@ import Basics
 import BlueZ
 import DBusFloor
 import Foundation
-import Upload
 import Radio
+import Upload
 
 let arguments = CommandLine.arguments.dropFirst()
 // The receivers run as `waymark` does: no transparent huge pages, from the start.

@@ -1,6 +1,6 @@
-import Logging
 public import BluetoothKernel
 public import DBus
+import Logging
 public import Radio
 
 extension BlueZScanner {

@@ -1,7 +1,7 @@
 import DBus
 internal import Dispatch
-import Vocabulary
 import Radio
+import Vocabulary
 
 /// What the scanner remembers about one device object.
 struct DeviceRecord: Sendable {

@@ -1,6 +1,6 @@
 import DBus
-import Synchronization
 import Radio
+import Synchronization
 
 /// The devices the scanner tracks, bounded, behind a lock: updated on the
 /// D-Bus connection's loop for every advert (no task hop), read by the

@@ -1,8 +1,8 @@
 import BluetoothKernel
 internal import Dispatch
+import Radio
 import Synchronization
 import Vocabulary
-import Radio
 
 /// Adverts read from the kernel's management channel for the scanner's
 /// adapter, turned into sightings on the channel's own queue (no task hop

@@ -1,6 +1,6 @@
 import DBus
-import Synchronization
 import Radio
+import Synchronization
 
 /// What the scanner exports for passive scanning: an ObjectManager at
 /// `root`, which bluetoothd reads when the root is registered with

@@ -8,9 +8,9 @@ import FoundationEssentials
 internal import Glibc
 import Logging
 import Pairings
+import Radio
 import Store
 import Vocabulary
-import Radio
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.
 package enum BluetoothCommands {

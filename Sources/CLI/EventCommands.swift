@@ -1,12 +1,12 @@
 import Basics
 package import Command
-import DBus
+import Config
 import Control
+import DBus
 import FoundationEssentials
 internal import Glibc
 import Logging
 import Storage
-import Config
 import Store
 
 /// `events [--follow] [--json]`: the event log from the store, then (with

@@ -1,9 +1,9 @@
 import Basics
 package import Command
+import Config
 import FoundationEssentials
 import Logging
 import Store
-import Config
 import Vocabulary
 
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.

@@ -1,8 +1,8 @@
 import Basics
 package import Command
 import Config
-import DBus
 import Control
+import DBus
 import FoundationEssentials
 import Vocabulary
 

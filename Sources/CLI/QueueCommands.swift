@@ -1,10 +1,10 @@
 import Basics
 package import Command
+import Config
 import FoundationEssentials
 import Logging
-import Upload
-import Config
 import Store
+import Upload
 
 /// `queue`, `queue retry-dead` and `queue flush`.
 package enum QueueCommands {

@@ -1,10 +1,10 @@
 package import Command
-import DBus
+import Config
 import Control
+import DBus
 import FoundationEssentials
 import Logging
 import Telemetry
-import Config
 
 /// `waymark radio`: the radio's health over the current interval so far,
 /// from the running daemon (the same fields as its `radio_health` samples).

@@ -1,10 +1,10 @@
 import Basics
 package import Command
+import Config
 import FoundationEssentials
 import Logging
 import Store
 import Vocabulary
-import Config
 
 /// `start`, `stop` and `trips`.
 package enum RecordingCommands {

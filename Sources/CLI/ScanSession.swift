@@ -2,9 +2,9 @@ import Basics
 package import BlueZ
 package import Config
 package import DBus
-package import Radio
 internal import Glibc
 import Logging
+package import Radio
 import Vocabulary
 
 /// A scanner on the system bus for the CLI's `scan` and `pair`.

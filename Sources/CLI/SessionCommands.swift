@@ -1,16 +1,16 @@
 import Basics
 package import Command
-import DBus
+import Config
 import Control
+import DBus
 package import FoundationEssentials
-import Uplink
 internal import Glibc
 import Logging
 import QRCode
 package import Session
 import Store
+import Uplink
 import Vocabulary
-import Config
 
 /// `login`, `logout` and `whoami`.
 package enum SessionCommands {

@@ -1,8 +1,8 @@
 import Basics
 import Command
 import Config
-import DBus
 import Control
+import DBus
 import FoundationEssentials
 internal import Glibc
 import Session

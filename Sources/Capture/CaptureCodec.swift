@@ -1,5 +1,5 @@
-internal import Radio
 internal import CZlib
+internal import Radio
 internal import Vocabulary
 
 /// The capture's framing, inside the gzip stream:

@@ -1,9 +1,9 @@
 import BlueZ
 import Location
 import Logging
+import Radio
 import Session
 import Upload
-import Radio
 
 package enum ConfigSchema {
     package static let keys: [ConfigKey] = [

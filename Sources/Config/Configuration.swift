@@ -1,8 +1,8 @@
 import BlueZ
 public import Location
 public import Logging
-public import Upload
 public import Radio
+public import Upload
 
 /// Everything `waymark.conf` can set. `ConfigSchema` holds every key's
 /// default, as text: `init()` applies them all, so the values written below

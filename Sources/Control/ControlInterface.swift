@@ -1,11 +1,11 @@
 import Basics
-import Daemon
 package import DBus
+import Daemon
 import Logging
-import Telemetry
-package import Vocabulary
 import Radio
+import Telemetry
 import Upload
+package import Vocabulary
 
 /// The daemon's face on the system bus: `io.waymark.Gateway1` at
 /// `/io/waymark/Gateway`. `waymark status` reads it while the daemon runs.

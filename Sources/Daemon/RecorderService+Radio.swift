@@ -1,11 +1,11 @@
+import Basics
 import Capture
 import Logging
+import Radio
 import Recorder
 import Recording
 package import Telemetry
 import Vocabulary
-import Radio
-import Basics
 
 /// What the scanner reports besides sightings: logged, announced, and
 /// counted for the radio's health reports.

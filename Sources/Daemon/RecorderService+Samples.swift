@@ -3,9 +3,9 @@ import Capture
 import Logging
 import Recorder
 import Recording
+import Store
 import Telemetry
 package import Vocabulary
-import Store
 
 extension RecorderService {
     /// The open trip's id, for the control interface.

@@ -5,13 +5,13 @@ import FoundationEssentials
 import Lifecycle
 import Logging
 import Pairings
+package import Radio
 package import Recorder
 import Recording
 package import Store
 import Synchronization
 package import Telemetry
 package import Vocabulary
-package import Radio
 
 /// Recording inside the daemon: it feeds `RecordingCore` (sightings of
 /// paired devices and fixes, the core's deadlines, reconciles, sleep and

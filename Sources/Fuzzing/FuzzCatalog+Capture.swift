@@ -1,8 +1,8 @@
-import Vocabulary
 internal import BlueZ
 internal import Capture
-internal import Upload
 import Radio
+internal import Upload
+import Vocabulary
 
 extension FuzzCatalog {
     /// A capture with one record of every type.

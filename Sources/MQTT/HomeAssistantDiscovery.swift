@@ -1,5 +1,5 @@
-public import Telemetry
 internal import FoundationEssentials
+public import Telemetry
 public import Vocabulary
 
 /// Home Assistant's MQTT discovery: one retained config message per entity,

@@ -1,6 +1,6 @@
 package import Advertisements
-package import Radio
 package import FoundationEssentials
+package import Radio
 package import Vocabulary
 
 /// A sighting with its adverts decoded, as `scan` and `pair` show it.

@@ -1,7 +1,7 @@
 import Advertisements
+public import Cipher
 import Logging
 public import Radio
-public import Cipher
 public import Vocabulary
 
 /// A beacon or sensor tag the user paired, by identity rather than by

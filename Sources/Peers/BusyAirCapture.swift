@@ -1,9 +1,9 @@
-import Vocabulary
 import Basics
 import BlueZ
 import Capture
 import Foundation
 import Radio
+import Vocabulary
 
 /// A synthesised capture of a drive in busy air, for replay's tests and
 /// bench: the car's iBeacon twice a second while it is in range, other

@@ -1,9 +1,9 @@
 package import Basics
-package import Radio
 package import Capture
 import FoundationEssentials
 import Logging
 import Pairings
+package import Radio
 import Storage
 package import Store
 

@@ -1,10 +1,10 @@
 package import Basics
-package import Radio
+import Capture
 package import Pairings
+package import Radio
 import Synchronization
 package import Telemetry
 package import Vocabulary
-import Capture
 
 /// Counts what the radio does between two health reports: adverts per
 /// adapter and scan mode, restarts, recovery steps, and the strongest

@@ -1,10 +1,10 @@
 import Basics
-import Radio
 package import Capture
 package import Config
 import FoundationEssentials
 import Location
 package import Pairings
+import Radio
 import Recorder
 import Recording
 package import Store

@@ -1,6 +1,6 @@
-import CLI
 import Basics
 import BlueZ
+import CLI
 import Capture
 import Command
 import Config
@@ -10,13 +10,13 @@ internal import Glibc
 import Location
 import Logging
 import Pairings
+import Radio
 import Recorder
 import Replay
 import Session
 import Store
 import Telemetry
 import Vocabulary
-import Radio
 
 /// `waymark record` writes a capture; `waymark replay` drives the pipeline from one.
 enum CaptureCommands {

@@ -1,13 +1,13 @@
-import CLI
+import Basics
 import BlueZ
+import CLI
 import Command
 import Config
 import Control
-import Daemon
 import DBus
+import Daemon
 import Host
 import Lifecycle
-import Basics
 import Logging
 import Session
 import Storage

@@ -1,7 +1,7 @@
-import CLI
 import Basics
 import BlueZ
 import BluetoothKernel
+import CLI
 import Command
 import Config
 import DBus
@@ -10,11 +10,11 @@ internal import Glibc
 import HTTP
 import Location
 import Logging
+import Radio
 import Session
 import Storage
 import Store
 import Vocabulary
-import Radio
 
 /// `waymark doctor [--json]`: every requirement checked, with a fix for each
 /// failure. Exit 0 when everything passes, 1 otherwise.

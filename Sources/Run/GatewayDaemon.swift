@@ -1,13 +1,12 @@
-import CLI
 import Basics
 import BlueZ
+import CLI
 import Capture
 package import Command
 package import Config
 import Control
-import Daemon
 import DBus
-import Uplink
+import Daemon
 internal import Glibc
 import Host
 import Lifecycle

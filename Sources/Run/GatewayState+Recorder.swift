@@ -1,9 +1,9 @@
-import CLI
 import BlueZ
+import CLI
 import Daemon
 import MQTT
-import Vocabulary
 import Radio
+import Vocabulary
 
 extension GatewayState {
     /// Armed, running, the trip, the scan mode and what the gateway runs, for the MQTT sink's state.

@@ -1,6 +1,6 @@
-import CLI
 package import Basics
 package import BlueZ
+import CLI
 import Command
 package import Config
 package import Daemon

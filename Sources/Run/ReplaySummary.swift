@@ -1,5 +1,5 @@
-import CLI
 import Basics
+import CLI
 import Capture
 import Daemon
 import FoundationEssentials

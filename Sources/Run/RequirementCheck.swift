@@ -1,8 +1,8 @@
+import BlueZ
 import CLI
 import Config
 import Control
 import DBus
-import BlueZ
 import Location
 import Logging
 import Store

@@ -1,6 +1,6 @@
+import Basics
 import CLI
 internal import CSystem
-import Basics
 import Command
 import Config
 import Daemon

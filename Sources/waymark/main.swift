@@ -1,5 +1,5 @@
-import Run
 import Dispatch
+import Run
 
 #if canImport(Glibc)
 import Glibc

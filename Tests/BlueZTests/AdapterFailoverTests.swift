@@ -1,10 +1,10 @@
-import Vocabulary
 import BlueZ
 import DBus
 import Foundation
 import PeerHarness
-import Testing
 import Radio
+import Testing
+import Vocabulary
 
 /// With no adapter named, the scanner uses the best one and moves to another
 /// when it fails: against python-dbusmock's BlueZ with two adapters.

@@ -1,13 +1,13 @@
-import Vocabulary
 import Advertisements
 import BlueZ
 import BluetoothKernel
 import DBus
 import Foundation
 import PeerHarness
+import Radio
 import Synchronization
 import Testing
-import Radio
+import Vocabulary
 
 /// The scanner against python-dbusmock's BlueZ on a private bus.
 @Suite(.serialized)

@@ -1,8 +1,8 @@
 @testable import BlueZ
 import DBus
+import Radio
 import Synchronization
 import Testing
-import Radio
 
 /// The scanner's device table, as the D-Bus handlers drive it: one sighting
 /// per advert under monitors, and strangers shed while the reader is behind.

@@ -1,4 +1,3 @@
-import Vocabulary
 import Advertisements
 import BlueZ
 import BluetoothKernel
@@ -6,8 +5,9 @@ import DBus
 import Foundation
 import Glibc
 import PeerHarness
-import Testing
 import Radio
+import Testing
+import Vocabulary
 
 /// Passive scanning against python-dbusmock's BlueZ, extended with
 /// AdvertisementMonitorManager1 as `bluetoothd --experimental` offers it.

@@ -4,9 +4,9 @@ import BluetoothKernel
 import DBus
 import Foundation
 import PeerHarness
+import Radio
 import Testing
 import Vocabulary
-import Radio
 
 /// Scan modes against python-dbusmock's BlueZ: discovery cycling on the
 /// injected clock, and the management channel replayed through a socketpair.

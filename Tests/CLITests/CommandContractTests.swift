@@ -1,11 +1,11 @@
 import Basics
 @testable import CLI
-@testable import Run
 import Command
 import Foundation
 import Fuzzing
 import Pairings
 import PeerHarness
+@testable import Run
 import Storage
 @testable import Store
 import Testing

@@ -1,8 +1,8 @@
 @testable import CLI
-@testable import Run
 import Command
 import Foundation
 import PeerHarness
+@testable import Run
 import Testing
 
 /// The man page and the completion the package installs are made from the

@@ -2,10 +2,10 @@ import BlueZ
 @testable import Capture
 import Foundation
 import PeerHarness
+import Radio
 import Testing
 import Upload
 import Vocabulary
-import Radio
 
 /// Capture files as the writer leaves them, read back whole, cut, rotated
 /// and from a newer waymark.

@@ -3,8 +3,8 @@ import BlueZ
 import Config
 import Location
 import PeerHarness
-import Testing
 import Radio
+import Testing
 
 struct ConfigurationTests {
     @Test func anEmptyFileGivesTheDocumentedDefaults() throws {

@@ -1,11 +1,11 @@
 import BlueZ
-import Run
 import Config
 @testable import Daemon
 import Foundation
 import Pairings
 import PeerHarness
 import Recording
+import Run
 import Storage
 import Store
 import Telemetry

@@ -1,5 +1,4 @@
 import BlueZ
-import Run
 import Config
 @testable import Daemon
 import Foundation
@@ -7,6 +6,7 @@ import Pairings
 import PeerHarness
 import Recorder
 import Recording
+import Run
 import Storage
 import Store
 import Testing

@@ -1,4 +1,3 @@
-import Vocabulary
 import Advertisements
 import BlueZ
 import Config
@@ -6,9 +5,10 @@ import DBus
 import Foundation
 import Pairings
 import PeerHarness
+import Radio
 import Store
 import Testing
-import Radio
+import Vocabulary
 
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`, run as the real binary.
 @Suite(.serialized)

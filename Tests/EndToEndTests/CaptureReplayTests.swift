@@ -1,10 +1,10 @@
-import Vocabulary
 import BlueZ
 import Capture
 import Foundation
 import PeerHarness
-import Testing
 import Radio
+import Testing
+import Vocabulary
 
 /// `[Recording] Capture` on a live daemon with every peer real, and
 /// `waymark replay` of what it wrote, on the host.

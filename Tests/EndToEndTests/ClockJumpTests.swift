@@ -1,6 +1,5 @@
 import Basics
 import BlueZ
-import Run
 import Config
 @testable import Daemon
 import Foundation
@@ -8,6 +7,7 @@ import Location
 import Pairings
 import PeerHarness
 import Recording
+import Run
 import Storage
 import Store
 import Telemetry

@@ -1,7 +1,7 @@
 @testable import CLI
-@testable import Run
 import Foundation
 import PeerHarness
+@testable import Run
 import Testing
 
 /// `waymark doctor` against the real peers: all green, then gpsd gone.

@@ -1,5 +1,5 @@
-import Basics
 import Advertisements
+import Basics
 import Command
 import DBus
 import Foundation

@@ -1,4 +1,3 @@
-import Vocabulary
 import Advertisements
 import Basics
 import BluetoothKernel
@@ -6,6 +5,7 @@ import Cipher
 import Foundation
 import PeerHarness
 import Testing
+import Vocabulary
 
 /// `waymark` against the real Bluetooth stack: a VM under QEMU's software
 /// emulation runs the kernel's hci_vhci, bluetoothd and btvirt, with one

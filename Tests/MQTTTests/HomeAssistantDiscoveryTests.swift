@@ -1,6 +1,6 @@
-import Telemetry
 import Foundation
 @testable import MQTT
+import Telemetry
 import Testing
 import Vocabulary
 

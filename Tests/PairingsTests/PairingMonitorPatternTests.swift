@@ -2,9 +2,9 @@ import Advertisements
 import BlueZ
 import Foundation
 import Pairings
+import Radio
 import Testing
 import Vocabulary
-import Radio
 
 /// A paired device's passive-scan pattern matches its own adverts, as
 /// bluetoothd matches them: the pattern's bytes at its offset in the data

@@ -4,10 +4,10 @@ import BluetoothKernel
 import Cipher
 import Foundation
 import Pairings
+import Radio
 import Recording
 import Testing
 import Vocabulary
-import Radio
 
 /// Resolvable private addresses: the Core specification's `ah()` and the
 /// resolver that turns a device's changing addresses into its pairing.

@@ -6,8 +6,8 @@ import Session
 import Store
 import Telemetry
 import Testing
-import Upload
 import Uplink
+import Upload
 import Vocabulary
 
 /// The uplink against glewlwyd and the ingest server, as the daemon builds

@@ -1,9 +1,9 @@
 import Foundation
-import Uplink
 import PeerHarness
 import Session
 import Storage
 import Telemetry
+import Uplink
 import Upload
 import Vocabulary
 

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import HTTP
-import Uplink
 import PeerHarness
 import Session
 import Storage
 import Testing
+import Uplink
 @testable import Upload
 
 /// What hotel Wi-Fi, proxies and a busy store do to an upload.
