@@ -1,7 +1,7 @@
 package import Command
 import Glibc
 import Logging
-package import Storage
+import Storage
 package import Store
 
 /// How every command opens the store: the same checks, messages and exit

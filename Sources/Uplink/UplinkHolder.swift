@@ -1,6 +1,6 @@
 import MQTT
 package import Telemetry
-package import Upload
+import Upload
 
 /// The daemon's current uplink, which a reload may replace; the recorder
 /// reaches it through this.

@@ -3,7 +3,9 @@ import Vocabulary
 
 struct BluetoothAddressTests {
     @Test func parsesAndPrintsThroughLibbluetoothInUpperCase() throws {
-        let address = try #require(BluetoothAddress("a4:c1:38:8d:18:b2"))
+        // From a variable: a literal would be taken as one, not parsed.
+        let text = "a4:c1:38:8d:18:b2"
+        let address = try #require(BluetoothAddress(text))
         #expect(address.description == "A4:C1:38:8D:18:B2")
         #expect(address.bytes == [0xA4, 0xC1, 0x38, 0x8D, 0x18, 0xB2])
         #expect(address.value == 0xA4C1_388D_18B2)
