@@ -93,8 +93,11 @@ package struct Replay {
         switch record.body {
         case .advert(let adapter, let sighting):
             // Counted and matched as the daemon did: every advert it was given.
-            // A capture from before adapters were captured names it in each advert.
-            if state.meter.adapter?.rawValue != adapter { state.meter.follow(adapter: AdapterName(rawValue: adapter)) }
+            // Each advert names the adapter the daemon's meter counted it under
+            // (empty: none yet, and it was not counted); a capture from before
+            // adapters were captured has only this.
+            let name = adapter.isEmpty ? nil : AdapterName(rawValue: adapter)
+            if state.meter.adapter != name { state.meter.follow(adapter: name) }
             let matched = paired.match(sighting, at: { at })
             state.meter.advert(sighting, from: matched?.0.identity)
             guard let (_, observation) = matched else { return }
