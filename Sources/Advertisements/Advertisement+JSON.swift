@@ -2,7 +2,8 @@ import Vocabulary
 
 /// The JSON form of a decoded advertisement, used by `waymark decode` and
 /// `waymark scan --json`: `{"format": "...", ...fields}`. Field names carry
-/// their unit (`_dbm`, `_c`, `_pct`, `_pa`, `_v`, `_mv`, `_s`, `_g`).
+/// their unit (`_dbm`, `_c`, `_pct`, `_pa`, `_v`, `_mv`, `_s`, `_g`, `_ppm`,
+/// `_ugm3`, `_lux`); the indexes have none.
 extension Advertisement: Encodable {
     private enum Keys: String, CodingKey {
         case format, identity, companyID = "company_id", serviceUUID = "service_uuid", data
