@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", dependencies: ["PeerHarness"], exclude: ["ignored-errors.txt"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Capture", "PeerHarness", "Replay", "Telemetry"], swiftSettings: strict),
-        .testTarget(name: "RecorderTests", dependencies: ["Basics", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload"], swiftSettings: strict),
+        .testTarget(name: "RecorderTests", dependencies: ["Basics", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "Config", "Daemon", "Pairings", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary", "Run"], swiftSettings: strict),
         .testTarget(name: "PeersTests", dependencies: ["PeerHarness"], swiftSettings: strict),
         .testTarget(name: "HostTests", dependencies: ["Host", "DBus", "PeerHarness"], swiftSettings: strict),

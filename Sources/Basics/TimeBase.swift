@@ -16,8 +16,16 @@ public struct TimeBase: Sendable, Equatable {
 
     /// The wall time of `boot` (a boot-clock time of this boot), and its source.
     public func wall(at boot: Double, _ reading: ClockReading) -> (time: Double, source: TimeSource) {
-        if reading.synchronized { return (boot + reading.wall - reading.boot, .ntp) }
+        if reading.synchronized { return (boot + Self.systemOffset(reading), .ntp) }
         if let gnssOffset { return (boot + gnssOffset, .gnss) }
-        return (boot + reading.wall - reading.boot, .unsynced)
+        return (boot + Self.systemOffset(reading), .unsynced)
+    }
+
+    /// The system clock's lead over the boot clock, to the millisecond: the
+    /// two clocks are read one after the other, so the exact difference
+    /// wanders by the gap between the reads, and two readings a moment
+    /// apart (the daemon's and the one its capture holds) stamp alike.
+    static func systemOffset(_ reading: ClockReading) -> Double {
+        ((reading.wall - reading.boot) * 1000).rounded() / 1000
     }
 }

@@ -67,7 +67,8 @@ package struct RecordingExecutor {
     /// and, with `upload`, queues it as a sample.
     package mutating func announce(_ event: Event, upload: Bool = true) -> [Effect] {
         let at = now
-        store.note(event, at: Date(timeIntervalSince1970: stamper.wall(at)))
+        let stamped = stamper.stamp(at)
+        store.note(event, at: Date(timeIntervalSince1970: stamped.time), unsynced: stamped.source == .unsynced ? (stamped.reading.bootID, at) : nil)
         var effects: [Effect] = [.announced(event, uploaded: upload)]
         if upload { effects += commit([RecordedSample(time: at, tripID: core.currentTrip, payload: .event(event))]) }
         return effects
@@ -113,7 +114,7 @@ package struct RecordingExecutor {
             effects.append(.tripChanged(change))
             // At the trip's own time: the log agrees with the trip's row.
             if let event = change.event {
-                store.note(event, at: Date(timeIntervalSince1970: change.at))
+                store.note(event, at: Date(timeIntervalSince1970: change.at), unsynced: change.unsynced)
                 effects.append(.announced(event, uploaded: false))
             }
         }

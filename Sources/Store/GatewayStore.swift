@@ -41,7 +41,16 @@ public struct GatewayStore: Sendable {
         // New tables and columns an older Waymark ignores, with defaults it does not contradict.
         Migration(10, RecordingStore.readingSchema, compatible: true),
         Migration(11, RecordingStore.bootSchema, compatible: true),
+        Migration(12, eventBootSchema, compatible: true),
     ]
+
+    /// An event stamped before the clock could be trusted keeps its boot
+    /// time, so that it moves with the trips and samples of its boot when
+    /// the first trusted time re-stamps them.
+    package static let eventBootSchema = """
+        ALTER TABLE event ADD COLUMN boot_id TEXT;
+        ALTER TABLE event ADD COLUMN boot_time REAL;
+        """
 
     /// Opens the store at `path`; with `create`, makes it (and its
     /// device id) if needed. Without, nothing is created or moved aside.
@@ -73,11 +82,13 @@ public struct GatewayStore: Sendable {
         get throws { try database.read { try $0.scalar("SELECT value FROM meta WHERE key = 'device_id'")?.text ?? "" } }
     }
 
-    /// Appends an event to the log.
-    public func record(_ event: Event, at time: Date = Date()) throws {
+    /// Appends an event to the log; `unsynced` (the boot and its clock's
+    /// reading) where the time is not to be trusted yet.
+    public func record(_ event: Event, at time: Date = Date(), unsynced: (id: String, time: Double)? = nil) throws {
         try database.write { connection in
-            try connection.run("INSERT INTO event (time, kind, detail) VALUES (?, ?, ?)",
-                               [.real(time.timeIntervalSince1970), .text(event.kind.rawValue), .text(SampleEncoder.object(event))])
+            try connection.run("INSERT INTO event (time, kind, detail, boot_id, boot_time) VALUES (?, ?, ?, ?, ?)",
+                               [.real(time.timeIntervalSince1970), .text(event.kind.rawValue), .text(SampleEncoder.object(event)),
+                                unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null])
         }
     }
 

@@ -186,9 +186,10 @@ package struct RecordingStore: Sendable {
                            [.real(time), .text(reason), unsynced.map { .text($0.id) } ?? .null, unsynced.map { .real($0.time) } ?? .null, .text(id)])
     }
 
-    /// The clock is trusted now: trips and timelines timed before it, in
-    /// boot `bootID`, move to their boot-clock reading + `offset`, as the
-    /// outbox's samples do (`Outbox.restamp`), on `connection`.
+    /// The clock is trusted now: trips, timelines and events timed before
+    /// it, in boot `bootID`, move to their boot-clock reading + `offset`, as
+    /// the outbox's samples do (`Outbox.restamp`), on `connection`. A trip
+    /// event's `at` moves with its time, so the log agrees with the trip's row.
     package func restamp(bootID: String, offset: Double, source: TimeSource, on connection: Connection) throws {
         let (offset, boot) = (SQLValue.real(offset), SQLValue.text(bootID))
         try connection.run("UPDATE trip SET start = start_boot + ?, start_boot = NULL, start_boot_id = NULL WHERE start_boot_id = ? AND start_boot IS NOT NULL",
@@ -200,6 +201,13 @@ package struct RecordingStore: Sendable {
             """, [offset, .text(source.rawValue), boot])
         try connection.run("UPDATE trip_reading SET time = boot_time + ?, boot_time = NULL, boot_id = NULL WHERE boot_id = ? AND boot_time IS NOT NULL",
                            [offset, boot])
+        try connection.run("""
+            UPDATE event SET time = boot_time + ?1,
+                detail = CASE WHEN json_valid(detail) AND json_type(detail, '$.at') = 'text'
+                              THEN json_set(detail, '$.at', strftime('%Y-%m-%dT%H:%M:%fZ', boot_time + ?1, 'unixepoch')) ELSE detail END,
+                boot_time = NULL, boot_id = NULL
+            WHERE boot_id = ?2 AND boot_time IS NOT NULL
+            """, [offset, boot])
     }
 
     package func trips() throws -> [StoredTrip] {
