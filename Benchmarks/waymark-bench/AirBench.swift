@@ -6,7 +6,11 @@ import Peers
 /// carries the car's beacon among 10 to 1,000 other devices, and each
 /// receiver hears it in turn (Tests/VM/vm-air-cost.sh): Waymark's scanner in
 /// mgmt, active and passive mode as the daemon runs it (the beacon paired,
-/// bluetoothd with `--experimental`), and bleak's stack (a dbus-fast receiver).
+/// bluetoothd with `--experimental`), `stock`: Waymark's scanner in the mode
+/// `auto` picks with bluetoothd as Debian ships it (no `--experimental`, so
+/// no monitors of its own), and bleak's stack (a dbus-fast receiver, with
+/// bluetoothd as shipped). `WAYMARK_AIR_STEPS` and `WAYMARK_AIR_RECEIVERS`
+/// (space-separated) narrow a run.
 /// For every step and receiver: the CPU time of each process per advert the
 /// controller sent, the beacon's adverts received against those sent, the
 /// longest silence between two of them, the time discovery was off, memory,
@@ -20,10 +24,18 @@ struct AirBench {
     var memory = false
     static let scripts = FileManager.default.currentDirectoryPath + "/Tests/VM"
     static let car = "C0:FF:EE:00:00:01"
-    static let receivers = ["mgmt", "active", "passive", "bleak"]
+    static let receivers = ["mgmt", "stock", "active", "passive", "bleak"]
 
-    var steps: [Int] { memory ? [10, 1000] : quick ? [10, 100] : [10, 100, 300, 1000] }
-    var receivers: [String] { memory ? ["mgmt", "daemon"] : Self.receivers }
+    var steps: [Int] {
+        Self.narrowed("WAYMARK_AIR_STEPS")?.compactMap { Int($0) } ?? (memory ? [10, 1000] : quick ? [10, 100] : [10, 100, 300, 1000])
+    }
+    var receivers: [String] { Self.narrowed("WAYMARK_AIR_RECEIVERS") ?? (memory ? ["mgmt", "daemon"] : Self.receivers) }
+
+    /// The words of environment variable `name`, if set and not empty.
+    static func narrowed(_ name: String) -> [String]? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value.split(separator: " ").map(String.init)
+    }
     var rounds: Int { memory ? 3 : 1 }
 
     /// One receiver's window at one step.
@@ -212,7 +224,7 @@ struct AirBench {
             report.add(prefix + ".rss_receiver", Double(run.rss["receiver"] ?? 0) / 1024, unit: "MiB",
                        note: "PSS \(format(run.mebibytes("receiver-Pss"))) MiB (anonymous \(format(run.mebibytes("receiver-Pss_Anon")))); bluetoothd \(format(run.mebibytes("bluetoothd"))) MiB, dbus-daemon \(format(run.mebibytes("dbus-daemon"))) MiB; \(run.cacheFiles) files in BlueZ's cache after")
         }
-        for receiver in receivers {
+        for receiver in Set(runs.map(\.receiver)).sorted() {
             let points = runs.filter { $0.receiver == receiver && $0.seconds > 0 }.map { ($0.advertsPerSecond, $0.stackCPU / $0.seconds) }
             report.add("air.\(receiver).slope", slope(points) * 1000, unit: "ms/advert",
                        note: "CPU seconds per second against adverts per second, least squares over \(points.count) steps")
@@ -274,7 +286,7 @@ struct AirBench {
         let maxX = max(measured.map(\.advertsPerSecond).max() ?? 1, 1), maxY = max(measured.map { $0.stackCPU / $0.seconds }.max() ?? 1, 0.01)
         func x(_ value: Double) -> Double { margin + value / maxX * (width - 2 * margin) }
         func y(_ value: Double) -> Double { height - margin - value / maxY * (height - 2 * margin) }
-        let colours = ["mgmt": "#1b9e77", "active": "#d95f02", "passive": "#7570b3", "bleak": "#e7298a"]
+        let colours = ["mgmt": "#1b9e77", "stock": "#66a61e", "active": "#d95f02", "passive": "#7570b3", "bleak": "#e7298a"]
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
@@ -284,7 +296,7 @@ struct AirBench {
             <text x="15" y="\(height / 2)" transform="rotate(-90 15 \(height / 2))" text-anchor="middle">CPU s/s: receiver + bluetoothd + dbus-daemon (max \(format(maxY)))</text>
 
             """
-        for (index, receiver) in receivers.enumerated() {
+        for (index, receiver) in Set(runs.map(\.receiver)).sorted().enumerated() {
             let points = measured.filter { $0.receiver == receiver }.sorted { $0.advertsPerSecond < $1.advertsPerSecond }
             let colour = colours[receiver] ?? "black"
             let path = points.map { "\(format(x($0.advertsPerSecond))),\(format(y($0.stackCPU / $0.seconds)))" }.joined(separator: " ")

@@ -33,10 +33,7 @@ extension BlueZScanner {
                 _ = try await adapterCall(adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
                 _ = try await adapterCall(adapter, "StartDiscovery")
                 guard mine == generation, adapter == adapterPath else { return }
-                enter(.scanning)
-                discoveryStarted = tick
-                report(.discoveryStarted(adapter: AdapterName(path: adapter), reason: reason))
-                startTimers()
+                scanningStarted(on: adapter, reason: reason)
                 return
             } catch {
                 guard mine == generation else { return }
@@ -80,12 +77,13 @@ extension BlueZScanner {
             Timers.Loop { [weak self] in await self?.watchdogLoop() },
             Timers.Loop { [weak self] in await self?.sweepLoop() },
         ]
-        // A registered monitor keeps the duplicate filter off, in the kernel's
-        // passive scan and in discovery's active one: nothing to cycle.
+        // A monitor (bluetoothd's, or the scanner's own in the kernel) keeps
+        // the duplicate filter off, in the kernel's passive scan and in
+        // discovery's active one: nothing to cycle.
         // The cycle runs on discovery's connection's executor: StartDiscovery
         // goes out in the wake-up that read StopDiscovery's reply, which
         // shortens the time not scanning by two thread hand-offs per call.
-        if monitorRegistered == nil {
+        if monitorRegistered == nil, kernelMonitor == nil {
             loops.append(Timers.Loop(on: discoveryControl.executor) { [weak self] in await self?.cycleLoop() })
         }
         timers.replace(with: loops)

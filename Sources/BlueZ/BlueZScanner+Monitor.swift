@@ -1,16 +1,25 @@
+import BluetoothKernel
+import Logging
 import DBus
 import Radio
 
 extension BlueZScanner {
     /// Whether the scan runs under an advertisement monitor rather than as
     /// cycled discovery: in passive mode, and in mgmt mode where bluetoothd
-    /// offers monitors (the kernel then sends every advert on the channel).
+    /// offers monitors or the kernel takes one of the scanner's own (the
+    /// kernel then sends every advert on the channel).
     var usesMonitor: Bool {
         switch reception?.mode {
         case .passive?: true
-        case .mgmt?: monitorsOffered
+        case .mgmt?: monitorsOffered || addsKernelMonitor
         default: false
         }
+    }
+
+    /// Whether the monitor is the scanner's own, added to the kernel: mgmt
+    /// mode where bluetoothd offers none, while the kernel takes it.
+    var addsKernelMonitor: Bool {
+        reception?.mode == .mgmt && !monitorsOffered && options.kernelMonitors != nil && !kernelMonitorRefused
     }
 
     /// Whether active discovery runs with the do-nothing monitor registered
@@ -40,19 +49,47 @@ extension BlueZScanner {
         // A discovery of ours from an earlier active scan would keep the filter on.
         _ = try? await adapterCall(adapter, "StopDiscovery")
         await unregisterMonitor()
+        if addsKernelMonitor { return await startKernelMonitor(on: adapter, generation: mine, reason: reason) }
         do {
             try await registerMonitor(on: adapter)
             guard mine == generation, adapter == adapterPath else { return }
-            enter(.scanning)
-            discoveryStarted = tick
-            report(.discoveryStarted(adapter: AdapterName(path: adapter), reason: reason))
-            startTimers()
+            scanningStarted(on: adapter, reason: reason)
         } catch {
             guard mine == generation else { return }
             monitorRegistered = nil
             if error.name == .accessDenied { return lose(.accessDenied) }
             await monitorsFailed("bluetoothd refused the advertisement monitor (\(error))")
         }
+    }
+
+    /// Adds the scanner's own monitor to the kernel; a refusal leaves
+    /// discovery cycled until bluetoothd or the adapter returns.
+    private func startKernelMonitor(on adapter: String, generation mine: Int, reason: DiscoveryReason) async {
+        guard let monitors = options.kernelMonitors else { return }
+        let name = AdapterName(path: adapter)
+        do throws(ManagementSocketError) {
+            guard let index = name.controllerIndex else { throw .unsuitable("\(adapter) names no controller index") }
+            let monitor = try await monitors.add(controller: index)
+            // Kept even when superseded: the next start or stop removes it.
+            kernelMonitor = monitor
+            guard mine == generation, adapter == adapterPath else { return }
+            Log.info("scanner: \(name) scans under an advertisement monitor added to the kernel (\(monitor)), as bluetoothd offers none: the controller's duplicate filter is off, nothing to cycle")
+            scanningStarted(on: adapter, reason: reason)
+        } catch {
+            guard mine == generation else { return }
+            kernelMonitorRefused = true
+            let why = "the kernel refused an advertisement monitor on \(name) (\(error))"
+            Log.warning("scanner: \(why); discovery is cycled")
+            await startDiscovery(reason: .monitorsFailed(why))
+        }
+    }
+
+    /// The scan is under way: its watchdog counts from now.
+    func scanningStarted(on adapter: String, reason: DiscoveryReason) {
+        enter(.scanning)
+        discoveryStarted = tick
+        report(.discoveryStarted(adapter: AdapterName(path: adapter), reason: reason))
+        startTimers()
     }
 
     func registerMonitor(on adapter: String) async throws(DBusError) {
@@ -85,6 +122,10 @@ extension BlueZScanner {
     }
 
     func unregisterMonitor() async {
+        if let monitor = kernelMonitor {
+            kernelMonitor = nil
+            await options.kernelMonitors?.remove(monitor)
+        }
         guard let adapter = monitorRegistered, let application = monitorApplication else { return }
         monitorRegistered = nil
         unregistering.value = true

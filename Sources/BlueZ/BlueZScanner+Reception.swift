@@ -7,14 +7,16 @@ extension BlueZScanner {
     /// The mode the options ask for, given what the process may do and what
     /// bluetoothd offers (as last read).
     func choose() -> (ScanReception, ManagementSocket?) {
-        Self.choose(options.mode, managementChannel: options.managementChannel, monitorsOffered: monitorsOffered)
+        Self.choose(options.mode, managementChannel: options.managementChannel, monitorsOffered: monitorsOffered,
+                    kernelMonitors: options.kernelMonitors != nil && !kernelMonitorRefused)
     }
 
     /// What `mode` comes to on this system, with the management socket when
     /// that is the choice (`doctor` asks without scanning).
-    /// `monitorsOffered`: whether the adapter has `AdvertisementMonitorManager1`.
+    /// `monitorsOffered`: whether the adapter has `AdvertisementMonitorManager1`;
+    /// `kernelMonitors`: whether the scanner may add its own to the kernel.
     public static func choose(
-        _ mode: ScanMode, managementChannel: () throws(ManagementSocketError) -> ManagementSocket, monitorsOffered: Bool
+        _ mode: ScanMode, managementChannel: () throws(ManagementSocketError) -> ManagementSocket, monitorsOffered: Bool, kernelMonitors: Bool
     ) -> (ScanReception, ManagementSocket?) {
         let asked = "ScanMode = \(mode.rawValue)"
         let monitors = monitorsOffered ? "bluetoothd offers advertisement monitors" : Self.noMonitors
@@ -28,7 +30,9 @@ extension BlueZScanner {
         case .mgmt, .auto:
             do {
                 let socket = try managementChannel()
-                let scan = monitorsOffered ? "scanning under an advertisement monitor" : "discovery cycled, as \(monitors)"
+                let scan = monitorsOffered ? "scanning under an advertisement monitor"
+                    : kernelMonitors ? "scanning under an advertisement monitor added to the kernel, as \(monitors)"
+                    : "discovery cycled, as \(monitors)"
                 return (ScanReception(mode: .mgmt, reason: "\(asked): the kernel's management channel is readable (CAP_NET_ADMIN); \(scan)"), socket)
             } catch {
                 if mode == .auto, monitorsOffered {

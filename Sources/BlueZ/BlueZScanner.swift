@@ -1,4 +1,5 @@
 import Basics
+import BluetoothKernel
 public import DBus
 import Logging
 public import Radio
@@ -97,6 +98,11 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     var monitorApplication: MonitorApplication?
     /// The adapter the monitors are registered with, while they are.
     var monitorRegistered: String?
+    /// The monitor added to the kernel, while it is (mgmt mode without bluetoothd's).
+    var kernelMonitor: KernelMonitor?
+    /// Set when the kernel refused the monitor: discovery is cycled until
+    /// bluetoothd or the adapter returns.
+    var kernelMonitorRefused = false
     /// Set while our own UnregisterMonitor is unanswered: bluetoothd calls
     /// each monitor's Release before it answers, and those are no failure,
     /// even when a new registration is under way by the time they are handled.
@@ -307,6 +313,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             }
         }
         monitorsOffered = Self.offersMonitors(objects[path])
+        kernelMonitorRefused = false
         monitorsOffloaded = Self.offloadsMonitors(objects[path])
         if reason.isRestart { await retryPreferredMode() }
         management?.follow(adapterPath: path)

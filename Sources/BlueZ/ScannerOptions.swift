@@ -14,6 +14,10 @@ public struct ScannerOptions: Sendable {
     /// What a passive scan watches for; nil for everything (`scan`, `pair`).
     /// Unused by discovery, which always hears everything.
     public var monitorPatterns: [MonitorPattern]?
+    /// In mgmt mode where bluetoothd offers no advertisement monitors, the
+    /// scanner adds its own to the kernel through these; nil (a process
+    /// without `CAP_NET_ADMIN`, a replayed channel) leaves discovery cycled.
+    public var kernelMonitors: KernelMonitors?
     /// Opens the management channel (replaced by a replay in benchmarks).
     public var managementChannel: @Sendable () throws(ManagementSocketError) -> ManagementSocket = {
         () throws(ManagementSocketError) in try ManagementSocket.openControlChannel()

@@ -25,11 +25,15 @@ package actor ScannerService: Service {
     }
 
     private let step: (@Sendable (Step) async -> Void)?
+    /// The kernel monitors of every scanner this service starts, where the
+    /// options allow them: one record of handles for the process's life.
+    private let kernelMonitors: KernelMonitors?
     private let generations: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>
     private let nextGeneration: AsyncStream<(BlueZScanner<ContinuousClock>, @Sendable (ScannerEvent) async -> Void)>.Continuation
 
-    package init(bus: DBusConnection?, step: (@Sendable (Step) async -> Void)? = nil) {
+    package init(bus: DBusConnection?, kernelMonitors: KernelMonitors? = nil, step: (@Sendable (Step) async -> Void)? = nil) {
         self.bus = bus
+        self.kernelMonitors = kernelMonitors
         self.step = step
         (generations, nextGeneration) = AsyncStream.makeStream()
     }
@@ -61,6 +65,8 @@ package actor ScannerService: Service {
 
     private func startScanner(_ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Bool, event: @escaping @Sendable (ScannerEvent) async -> Void) async {
         guard let bus, scanner == nil else { return }
+        var options = options
+        if options.kernelMonitors != nil, let kernelMonitors { options.kernelMonitors = kernelMonitors }
         let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
         await step?(.starting)
         do {

@@ -13,8 +13,9 @@ public enum ManagementEvent: Sendable, Equatable {
     /// that matched a registered advertisement monitor.
     case monitorDeviceFound(handle: UInt16, DeviceFound)
     /// `MGMT_EV_CMD_COMPLETE` (0x0001) or `MGMT_EV_CMD_STATUS` (0x0002): the
-    /// reply to command `opcode`, with its status (0 is success).
-    case commandReply(opcode: UInt16, status: UInt8)
+    /// reply to command `opcode`, with its status (0 is success) and, for a
+    /// complete reply, the command's return parameters.
+    case commandReply(opcode: UInt16, status: UInt8, returned: [UInt8])
     case other(code: UInt16)
 
     static let commandCompleteCode: UInt16 = 0x0001
@@ -67,7 +68,8 @@ public enum ManagementEvent: Sendable, Equatable {
         case commandCompleteCode, commandStatusCode:
             // Opcode (2) and status (1); a complete reply's return values follow.
             guard parameters.count >= 3 else { throw .truncatedParameters(code: code, length: parameters.count) }
-            return .event(index: index, .commandReply(opcode: parameters.littleEndian(UInt16.self, at: 0), status: parameters[2]))
+            return .event(index: index, .commandReply(opcode: parameters.littleEndian(UInt16.self, at: 0), status: parameters[2],
+                                                      returned: code == commandCompleteCode ? Array(parameters[3...]) : []))
         default:
             return .event(index: index, .other(code: code))
         }

@@ -9,6 +9,8 @@ public enum ManagementSocketError: Error, Equatable, CustomStringConvertible {
     case refused(opcode: UInt16, status: UInt8)
     /// No reply to command `opcode` in time.
     case timedOut(opcode: UInt16)
+    /// What was asked cannot work here, and why.
+    case unsuitable(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum ManagementSocketError: Error, Equatable, CustomStringConvertible {
         case .refused(let opcode, let status):
             "the kernel refused management command 0x\(String(opcode, radix: 16)) (status 0x\(String(status, radix: 16)))"
         case .timedOut(let opcode): "no reply to management command 0x\(String(opcode, radix: 16)) in time"
+        case .unsuitable(let why): why
         }
     }
 }

@@ -9,6 +9,8 @@ extension Configuration.Bluetooth {
         options.cycle = cycle
         // A USB adapter before the Pi's UART one, which drops adverts under load.
         options.adapterRank = { name in AdapterBus.find(name.rawValue)?.onUART == true ? 1 : 0 }
+        // Removed at stop; the daemon also keeps their handles (ScannerService).
+        options.kernelMonitors = KernelMonitors.ifPermitted(record: nil)
         return options
     }
 }

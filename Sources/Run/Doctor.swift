@@ -94,32 +94,38 @@ enum Doctor {
         }
         var monitors = false
         if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
-        var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd)
+        var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd, mode: configuration.bluetooth.scanMode)
         offer.needs = [adapter]
         var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors)
         mode.needs = [adapter]
         return checks + [offer, mode]
     }
 
-    /// Whether passive scanning is possible; if not, the drop-in that enables it.
-    private static func advertisementMonitors(offered: Bool, bluetoothd: BluetoothService?) -> Check {
+    /// Whether passive scanning is possible; if not, what mgmt mode does
+    /// instead, or (for a mode that needs bluetoothd's monitors) the drop-in
+    /// that offers them.
+    private static func advertisementMonitors(offered: Bool, bluetoothd: BluetoothService?, mode: ScanMode) -> Check {
         let program = bluetoothd.flatMap { $0.isBluetoothd ? $0.program : nil } ?? "/usr/libexec/bluetooth/bluetoothd"
         let directory = "/etc/systemd/system/bluetooth.service.d"
+        let kernel = mode == .auto || mode == .mgmt
+        let none = "bluetoothd offers no AdvertisementMonitorManager1 (\(bluetoothd?.version.map { "bluetoothd " + $0 } ?? "BlueZ") keeps it behind --experimental)"
         return Check(
             area: "bluetooth", name: "advertisement-monitors", ok: true,
             detail: offered ? "bluetoothd offers AdvertisementMonitorManager1: passive scanning is possible"
-                : "bluetoothd offers no AdvertisementMonitorManager1 (\(bluetoothd?.version.map { "bluetoothd " + $0 } ?? "BlueZ") keeps it behind --experimental): no passive scanning",
+                : kernel ? "\(none); in mgmt mode the daemon adds its own monitor to the kernel through the management channel, "
+                    + "so the controller's duplicate filter is off all the same"
+                : "\(none): no passive scanning",
             fix: "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
                 + "sudo mkdir -p \(directory) && printf '[Service]\\nExecStart=\\nExecStart=\(program) --experimental\\n' "
                 + "| sudo tee \(directory)/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth",
-            warning: !offered)
+            warning: !offered && !kernel)
     }
 
     /// The mode `run` would scan in, and what a better one would gain.
     private static func scanMode(_ mode: ScanMode, monitorsOffered: Bool) -> Check {
         let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode, managementChannel: { () throws(ManagementSocketError) in
             try ManagementSocket.openControlChannel()
-        }, monitorsOffered: monitorsOffered)
+        }, monitorsOffered: monitorsOffered, kernelMonitors: ProcessCapabilities.effective(contains: ProcessCapabilities.netAdmin))
         socket?.cancel()
         return Check(
             area: "bluetooth", name: "scan-mode", ok: true, detail: "\(reception.mode.rawValue): \(reception.reason)",

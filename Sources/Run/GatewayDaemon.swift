@@ -1,5 +1,6 @@
 import Basics
 import BlueZ
+import BluetoothKernel
 import CLI
 import Capture
 package import Command
@@ -61,7 +62,9 @@ package struct GatewayDaemon {
         let local = configuration, configuration = DaemonController.inForce(configuration, store: store)
         let (wakes, wake) = AsyncStream.makeStream(of: DaemonWake.self)
         let uplink = UplinkHolder(nil)
-        let scanner = ScannerService(bus: bus)
+        // A monitor this daemon adds to the kernel outlives a kill: its handle is kept for the next start to remove.
+        let record = KernelMonitorRecord(path: DurableFile.directory(of: invocation.storePath) + "/kernel-monitors")
+        let scanner = ScannerService(bus: bus, kernelMonitors: KernelMonitors(record: record))
         let capture = configuration.recording.capture.flatMap { directory in
             CaptureTap.open(.directory(directory, maxBytes: configuration.recording.captureMaxBytes, keep: 8), configPath: invocation.configPath, store: store)
         }

@@ -60,13 +60,13 @@ struct ManagementEventTests {
         #expect(try ManagementEvent.decode([0x05, 0x00, 0x00, 0x00, 0x00, 0x00]).event == .other(code: 5))
     }
 
-    @Test func aCommandReplyCarriesItsOpcodeAndStatusAndNeedsBoth() throws {
+    @Test func aCommandReplyCarriesItsOpcodeStatusAndReturnValuesAndNeedsTheFirstTwo() throws {
         // Set Powered (0x0005) completed on hci3, with its 4-byte settings.
         let complete: [UInt8] = [0x01, 0x00, 0x03, 0x00, 0x07, 0x00, 0x05, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00]
-        #expect(try ManagementEvent.decode(complete) == (3, .commandReply(opcode: 5, status: 0)))
+        #expect(try ManagementEvent.decode(complete) == (3, .commandReply(opcode: 5, status: 0, returned: [0x01, 0x00, 0x00, 0x00])))
         // Refused as busy (0x0A), by a status event.
         let status: [UInt8] = [0x02, 0x00, 0x03, 0x00, 0x03, 0x00, 0x05, 0x00, 0x0A]
-        #expect(try ManagementEvent.decode(status) == (3, .commandReply(opcode: 5, status: 0x0A)))
+        #expect(try ManagementEvent.decode(status) == (3, .commandReply(opcode: 5, status: 0x0A, returned: [])))
         for cut in 0..<3 {
             let short = Array(status.prefix(6 + cut))
             var event = short

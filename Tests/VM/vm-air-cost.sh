@@ -10,6 +10,8 @@
 #  - mgmt, active, passive: Waymark's scanner as the daemon runs it, with
 #    the car's beacon paired (`waymark-bench --receive-adverts hci0 SECONDS
 #    MODE`, as root);
+#  - stock: the same in the mode `auto` picks, with bluetoothd as Debian
+#    ships it (no --experimental: no monitors of its own);
 #  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py);
 #  - daemon: `waymark run` (mgmt, as the unit runs it: user waymark with
 #    CAP_NET_ADMIN), logged in and the beacon paired on the host, from a
@@ -59,7 +61,7 @@ for round in $(seq "${ROUNDS:-1}"); do
             air=$!
             wait_for 60 test -e /sys/class/bluetooth/hci0 || finish 13 "the virtual controller never appeared ($run)"
             flags=""
-            [ "$kind" != bleak ] && flags=--experimental
+            [ "$kind" != bleak ] && [ "$kind" != stock ] && flags=--experimental
             /usr/libexec/bluetooth/bluetoothd -n $flags > /job/bluetoothd-$run.log 2>&1 &
             bluetoothd=$!
             wait_for 90 busctl --system introspect org.bluez /org/bluez/hci0 || finish 14 "bluetoothd never showed hci0 ($run)"
@@ -74,7 +76,9 @@ for round in $(seq "${ROUNDS:-1}"); do
                 setpriv --reuid=waymark --regid=waymark --init-groups --inh-caps +net_admin --ambient-caps +net_admin \
                     /job/waymark --config /job/daemon.conf --data-dir /var/lib/waymark-bench run > /job/receiver-$run.log 2>&1 &
             else
-                /job/waymark-bench --receive-adverts hci0 $seconds $kind > /job/heard-$run.txt 2> /job/receiver-$run.log &
+                mode=$kind
+                [ "$kind" = stock ] && mode=auto
+                /job/waymark-bench --receive-adverts hci0 $seconds $mode > /job/heard-$run.txt 2> /job/receiver-$run.log &
             fi
             receiver=$!
             sleep "$SETTLE"
