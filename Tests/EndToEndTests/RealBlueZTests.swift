@@ -38,6 +38,7 @@ struct RealBlueZTests {
         for script in ["vm-busy-air.sh", "vhci-air.py"] { try files.copyItem(atPath: Self.vmDirectory + "/" + script, toPath: job.file(script)) }
         try files.copyItem(atPath: Self.vmDirectory + "/vm-private-address.sh", toPath: job.file("vm-private-address.sh"))
         try files.copyItem(atPath: Self.vmDirectory + "/vm-failover.sh", toPath: job.file("vm-failover.sh"))
+        try files.copyItem(atPath: Self.vmDirectory + "/vm-stock.sh", toPath: job.file("vm-stock.sh"))
         try (Self.irk + "\n").write(toFile: job.file("phone.irk"), atomically: true, encoding: .utf8)
         try files.copyItem(atPath: Checkout.path("hardware/io.waymark.Gateway1.conf"), toPath: job.file("io.waymark.Gateway1.conf"))
         // The job runs waymark as user waymark, which must reach into /job.
@@ -130,6 +131,7 @@ struct RealBlueZTests {
         try checkPrivateAddresses(results)
         try checkFailover(results)
         try checkStuckRadio(results)
+        try checkStockBluetoothd(results)
         // With monitors offered, mgmt mode scans under one rather than cycling discovery.
         let mgmt = results.text("busy-mgmt.log")
         #expect(mgmt.contains("scanning under an advertisement monitor") && mgmt.contains("after 0 discovery cycles"), "\(mgmt.suffix(2000))")
@@ -171,6 +173,54 @@ struct RealBlueZTests {
         if firstSeen.count >= 3 {
             #expect((samples.last ?? 0) > firstSeen[2].time.timeIntervalSince1970, "samples \(samples), \(heard)")
         }
+    }
+
+    /// With bluetoothd as Debian ships it (no monitors offered), mgmt mode
+    /// adds its own monitor to the kernel: `scan` hears at least 95 % of
+    /// the car's adverts among 300 devices with no silence over 2 s, and
+    /// `doctor` asks for no drop-in. A gateway killed with its monitor
+    /// leaves the controller scanning; the next start removes that monitor,
+    /// and its own clean stop removes its own: the controller stops.
+    func checkStockBluetoothd(_ job: VMJob) throws {
+        let log = job.text("stock-scan.log")
+        #expect(log.contains("added to the kernel"), "\(log.suffix(2000))")
+        let scan = job.text("stock-scan.ndjson").split(separator: "\n").compactMap { line -> Date? in
+            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return VMJob.time(of: object)
+        }
+        let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
+        let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
+        let sent = job.advertsSent("truth-stock.log", by: "car").filter(window.contains).count
+        let heard = "stock: scan heard the beacon \(scan.count) times of \(sent) sent, longest gap \(gaps.max() ?? -1) s\n\(log.suffix(1500))"
+        print(heard.prefix { $0 != "\n" })
+        #expect(sent >= 80 && Double(scan.count) >= 0.95 * Double(sent), "\(heard)")
+        #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
+
+        let doctor = try #require(try JSONSerialization.jsonObject(with: Data(job.text("stock-doctor.json").utf8)) as? [String: [[String: Any]]])["checks"] ?? []
+        let monitors = doctor.first { $0["name"] as? String == "advertisement-monitors" }
+        #expect(monitors?["warning"] as? Bool == false && (monitors?["detail"] as? String)?.contains("adds its own monitor to the kernel") == true,
+                "\(String(describing: monitors))")
+        let mode = doctor.first { $0["name"] as? String == "scan-mode" }
+        #expect((mode?["detail"] as? String)?.contains("added to the kernel") == true, "\(String(describing: mode))")
+
+        // The record the killed gateway left: this boot, its controller, its handle.
+        let record = job.text("stock-kernel-monitors").split(separator: " ")
+        #expect(record.count == 3 && record[1].hasPrefix("hci"), "\(job.text("stock-kernel-monitors"))")
+        let second = job.text("stock-run-2.log")
+        #expect(second.contains("removed the kernel's monitor") && second.contains("stopped without removing it"), "\(second.suffix(2000))")
+        #expect(job.text("stock-run-exit").hasPrefix("0") && !job.text("stock-files-after").contains("kernel-monitors"),
+                "stopped cleanly, its record gone: \(job.text("stock-run-exit")) \(job.text("stock-files-after"))")
+        // The controller's scan: still on after the kill, off for good after the clean stop.
+        let truth = job.text("truth-stock.log").split(separator: "\n").map { $0.split(separator: " ") }
+        let scans = truth.compactMap { fields -> (Double, Bool)? in
+            guard fields.count >= 3, fields[1] == "scan", let time = Double(fields[0]) else { return nil }
+            return (time, fields[2] == "on")
+        }
+        let killed = try #require(job.number("stock-killed")), restarted = try #require(job.number("stock-restarted"))
+        let stopped = try #require(job.number("stock-stopped"))
+        #expect(scans.last { $0.0 <= killed + 4 }?.1 == true, "scanning after the kill: \(scans.suffix(12))")
+        #expect(scans.last?.1 == false && scans.last.map { $0.0 > restarted } == true && !scans.contains { $0.0 > stopped && $0.1 },
+                "the scan ends with the clean stop: \(scans.suffix(12))")
     }
 
     /// The gateway moved from hci4 to hci5 within 2 s of hci4 going off,

@@ -57,4 +57,29 @@ struct RecordingExecutorTests {
         let unsynced = try store.database.read { try $0.scalar("SELECT count(*) FROM event WHERE boot_id IS NOT NULL")?.integer }
         #expect(unsynced == 0, "every event of this boot is re-stamped")
     }
+
+    /// A synchronized system clock and a receiver minutes behind it (a
+    /// buffered or stale receiver): trips and samples keep the system's
+    /// time, so the trip's start, its event and its first sample agree;
+    /// the receiver's time stays in the fix it came with.
+    @Test func aReceiverMinutesOffASynchronizedClockMovesNoTripTime() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let store = try GatewayStore(path: work.file("data/waymark.db"))
+        let clock = TestSystemClock(wall: 1_796_544_837.25, boot: 100, synchronized: true)
+        var executor = Self.executor(store, clock: clock)
+        _ = executor.handle(.reconcile(Self.ready, at: 100))
+        var fix = Fix()
+        (fix.mode, fix.time, fix.lat, fix.lon) = (3, 1_796_544_837.25 - 600, 52.5, 13.4)
+        for boot in [101.0, 102.0] {
+            clock.advance(1)
+            _ = executor.handle(.observed(.fix(fix, at: boot)))
+            _ = executor.handle(.observed(.vehicle(rssi: -60, at: boot)))
+        }
+        let start = try #require(try executor.stamper.recordings.trips().first).start.timeIntervalSince1970
+        #expect(start == 1_796_544_837.25 + 1, "the system's time of the first sighting")
+        #expect(try store.lastEvent(.tripStarted)?.time.timeIntervalSince1970 == start)
+        let times = try store.database.read { try $0.rows("SELECT time, time_source FROM outbox WHERE trip_id IS NOT NULL ORDER BY seq") { ($0.real(0), $0.text(1)) } }
+        #expect(times.first?.0 == start && times.allSatisfy { $0.0 >= start && $0.1 == "ntp" }, "\(times)")
+    }
 }

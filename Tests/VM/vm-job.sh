@@ -54,4 +54,5 @@ echo $? > /job/run-exit
 . /job/vm-busy-air.sh
 . /job/vm-private-address.sh
 . /job/vm-failover.sh
-finish 0 "a trip started on the paired beacon; busy air ran in every mode; the private-address phone was followed; failover ran"
+. /job/vm-stock.sh
+finish 0 "a trip started on the paired beacon; busy air ran in every mode; the private-address phone was followed; failover ran; stock bluetoothd's air was heard"
