@@ -175,6 +175,19 @@ struct RealBlueZTests {
         }
     }
 
+    /// A scan's sightings of the beacon (`scan --json`'s lines), the gaps
+    /// between them, and what its controller sent of the beacon between the
+    /// first and the last.
+    static func beaconHeard(_ job: VMJob, scan file: String, controller: String) -> (sightings: [Date], gaps: [Double], sent: Int) {
+        let scan = job.text(file).split(separator: "\n").compactMap { line -> Date? in
+            guard line.contains(identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return VMJob.time(of: object)
+        }
+        let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
+        let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
+        return (scan, gaps, job.advertsSent(controller, by: "car").filter(window.contains).count)
+    }
+
     /// With bluetoothd as Debian ships it (no monitors offered), mgmt mode
     /// adds its own monitor to the kernel: `scan` hears at least 95 % of
     /// the car's adverts among 300 devices with no silence over 2 s, and
@@ -184,13 +197,7 @@ struct RealBlueZTests {
     func checkStockBluetoothd(_ job: VMJob) throws {
         let log = job.text("stock-scan.log")
         #expect(log.contains("added to the kernel"), "\(log.suffix(2000))")
-        let scan = job.text("stock-scan.ndjson").split(separator: "\n").compactMap { line -> Date? in
-            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return VMJob.time(of: object)
-        }
-        let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
-        let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
-        let sent = job.advertsSent("truth-stock.log", by: "car").filter(window.contains).count
+        let (scan, gaps, sent) = Self.beaconHeard(job, scan: "stock-scan.ndjson", controller: "truth-stock.log")
         let heard = "stock: scan heard the beacon \(scan.count) times of \(sent) sent, longest gap \(gaps.max() ?? -1) s\n\(log.suffix(1500))"
         print(heard.prefix { $0 != "\n" })
         #expect(sent >= 80 && Double(scan.count) >= 0.95 * Double(sent), "\(heard)")
@@ -289,14 +296,7 @@ struct RealBlueZTests {
         #expect(Double(samples.count) >= 0.8 * Double(expected) && expected >= 12,
                 "\(mode): \(samples.count) beacon samples of \(expected) expected over \(Int(stopped - first)) s; the controller sent the beacon's advert \(sent) times")
 
-        let scan = job.text("busy-scan-\(mode).ndjson").split(separator: "\n").compactMap { line -> Date? in
-            guard line.contains(Self.identity), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return VMJob.time(of: object)
-        }
-        let gaps = zip(scan.dropFirst(), scan).map { $0.timeIntervalSince($1) }
-        // What the scan's controller sent of the beacon between the scan's first and last sighting of it.
-        let window = (scan.first?.timeIntervalSince1970 ?? 0)...(scan.last?.timeIntervalSince1970 ?? 0)
-        let scanSent = job.advertsSent("truth-scan-\(mode).log", by: "car").filter(window.contains).count
+        let (scan, gaps, scanSent) = Self.beaconHeard(job, scan: "busy-scan-\(mode).ndjson", controller: "truth-scan-\(mode).log")
         let heard = "\(mode): scan heard the beacon \(scan.count) times of \(scanSent) sent, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
         #expect(scan.count >= 25 && scanSent >= 150 && Double(scan.count) >= 0.8 * Double(scanSent), "\(heard)")
         #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
