@@ -70,9 +70,9 @@ extension BlueZScanner {
         do throws(ManagementSocketError) {
             guard let index = name.controllerIndex else { throw .unsuitable("\(adapter) names no controller index") }
             let monitor = try await monitors.add(controller: index)
-            // Kept even when superseded: the next start or stop removes it.
+            // Superseded while it was added (another start, a stop): the newer one keeps its own.
+            guard mine == generation, adapter == adapterPath else { return await monitors.remove(monitor) }
             kernelMonitor = monitor
-            guard mine == generation, adapter == adapterPath else { return }
             Log.info("scanner: \(name) scans under an advertisement monitor added to the kernel (\(monitor)), as bluetoothd offers none: the controller's duplicate filter is off, nothing to cycle")
             scanningStarted(on: adapter, reason: reason)
         } catch {

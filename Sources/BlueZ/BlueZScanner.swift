@@ -241,6 +241,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
 
     /// Stops discovery, ends `run()` and both streams.
     public func stop() async {
+        // Whatever a start still has in flight is stale from here on.
+        generation += 1
         timers.replace(with: [])
         failover.set(nil)
         controlSink?.finish()

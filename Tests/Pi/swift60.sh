@@ -15,7 +15,7 @@ mkdir -p "$cache/build-swift60"
 # Whole test targets that start no peer, and the peer-free suites of the others.
 suites='^(AdvertisementsTests|BasicsTests|CaptureTests|FuzzTests|LifecycleTests|RadioTests|RecordingTests|StorageTests|TelemetryTests|VocabularyTests)\.'
 suites="$suites|\.(ManagementCommandTests|ManagementEventTests|DBusMarshalTests|BluetoothAddressTests|ClockJumpTests"
-suites="$suites|ConfigurationTests|ConfigFileSyntaxTests|DiskFullTests|StoreFaultTests|SampleStamperTests|InvocationTests|ReplayedLocationTests|PairingMonitorPatternTests|PrivateAddressTests|BackoffTests|GPSDReportTests"
+suites="$suites|ConfigurationTests|ConfigFileSyntaxTests|DiskFullTests|StoreFaultTests|SampleStamperTests|RecordingExecutorTests|KernelMonitorTests|InvocationTests|ReplayedLocationTests|PairingMonitorPatternTests|PrivateAddressTests|BackoffTests|GPSDReportTests"
 suites="$suites|NMEAFixAssemblerTests|NMEASentenceTests|HomeAssistantDiscoveryTests|OutboxCursorTests|TrackerAttributesTests|HealthFactsDBusTests)/"
 
 printf 'making the trixie amd64 root with swiftlang 6.0.3 (cached in %s)… ' "$cache"

@@ -15,16 +15,18 @@ devices=300
 air stock
 sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-mgmt.conf > /run/stock.conf
 chmod 644 /run/stock.conf
-stock() { setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /run/stock.conf "$@"; }
+# A command, not a function: `timeout` runs it, and a gateway started in the
+# background is then setpriv, which execs waymark ($! is the daemon's PID).
+stock="setpriv --reuid=waymark --regid=waymark --init-groups $caps /job/waymark --config /run/stock.conf"
 
 step "stock bluetoothd: doctor, and scan --json --duration 30"
-timeout 60 stock --data-dir /var/lib/waymark doctor --json > /job/stock-doctor.json 2> /job/stock-doctor.log
-timeout 60 stock --data-dir /var/lib/waymark scan --json --duration 30 > /job/stock-scan.ndjson 2> /job/stock-scan.log
+timeout 60 $stock --data-dir /var/lib/waymark doctor --json > /job/stock-doctor.json 2> /job/stock-doctor.log
+timeout 60 $stock --data-dir /var/lib/waymark scan --json --duration 30 > /job/stock-scan.ndjson 2> /job/stock-scan.log
 
 step "stock bluetoothd: a gateway killed with its monitor in the kernel, then started and stopped"
 mkdir -p /var/lib/waymark-stock && cp -a /var/lib/busy-template/. /var/lib/waymark-stock/
 chown -R waymark:waymark /var/lib/waymark-stock && chmod 700 /var/lib/waymark-stock
-stock --data-dir /var/lib/waymark-stock run > /job/stock-run-1.log 2>&1 &
+$stock --data-dir /var/lib/waymark-stock run > /job/stock-run-1.log 2>&1 &
 gateway=$!
 wait_for 60 grep -q "added to the kernel" /job/stock-run-1.log || finish 21 "the stock gateway added no kernel monitor"
 cp /var/lib/waymark-stock/kernel-monitors /job/stock-kernel-monitors 2> /dev/null
@@ -33,7 +35,7 @@ wait $gateway 2> /dev/null
 now > /job/stock-killed
 sleep 5
 now > /job/stock-restarted
-stock --data-dir /var/lib/waymark-stock run > /job/stock-run-2.log 2>&1 &
+$stock --data-dir /var/lib/waymark-stock run > /job/stock-run-2.log 2>&1 &
 gateway=$!
 wait_for 60 grep -q "added to the kernel" /job/stock-run-2.log || finish 21 "the restarted stock gateway added no kernel monitor"
 sleep 3
