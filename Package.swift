@@ -187,7 +187,7 @@ let package = Package(
             name: "AdvertisementsTests", dependencies: ["Vocabulary", "Advertisements", "Cipher", "Basics", "PeerHarness"],
             resources: [.copy("vectors.json")], swiftSettings: strict
         ),
-        .testTarget(name: "BluetoothKernelTests", dependencies: ["BluetoothKernel"], swiftSettings: strict),
+        .testTarget(name: "BluetoothKernelTests", dependencies: ["BluetoothKernel", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "RadioTests", dependencies: ["Radio"], swiftSettings: strict),
         .testTarget(name: "PairingsTests", dependencies: ["Advertisements", "BlueZ", "BluetoothKernel", "Cipher", "Pairings", "Recording", "Vocabulary", "Radio"], swiftSettings: strict),
         .testTarget(name: "ConfigTests", dependencies: ["Basics", "BlueZ", "Config", "Location", "PeerHarness", "Radio"], swiftSettings: strict),

@@ -19,8 +19,12 @@ extension BlueZScanner {
     /// Whether the monitor is the scanner's own, added to the kernel: mgmt
     /// mode where bluetoothd offers none, while the kernel takes it.
     var addsKernelMonitor: Bool {
-        reception?.mode == .mgmt && !monitorsOffered && options.kernelMonitors != nil && !kernelMonitorRefused
+        reception?.mode == .mgmt && !monitorsOffered && kernelMonitorsUsable
     }
+
+    /// Whether the scanner may add its own monitor to the kernel: it holds
+    /// the means, and the kernel has not refused one since bluetoothd or the adapter returned.
+    var kernelMonitorsUsable: Bool { options.kernelMonitors != nil && !kernelMonitorRefused }
 
     /// Whether active discovery runs with the do-nothing monitor registered
     /// first: the kernel then starts discovery's scan with the controller's

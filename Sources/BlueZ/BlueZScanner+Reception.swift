@@ -8,7 +8,7 @@ extension BlueZScanner {
     /// bluetoothd offers (as last read).
     func choose() -> (ScanReception, ManagementSocket?) {
         Self.choose(options.mode, managementChannel: options.managementChannel, monitorsOffered: monitorsOffered,
-                    kernelMonitors: options.kernelMonitors != nil && !kernelMonitorRefused)
+                    kernelMonitors: kernelMonitorsUsable)
     }
 
     /// What `mode` comes to on this system, with the management socket when

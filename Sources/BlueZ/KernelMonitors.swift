@@ -27,7 +27,8 @@ public final class KernelMonitors: Sendable {
 
     public init(record: KernelMonitorRecord?) {
         self.record = record
-        bootID = KernelMonitorRecord.bootID
+        // Only a record needs it: every configuration read makes one of these.
+        bootID = record == nil ? nil : KernelMonitorRecord.bootID
     }
 
     /// Monitors for a process that holds `CAP_NET_ADMIN`, which the kernel

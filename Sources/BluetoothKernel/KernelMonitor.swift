@@ -61,11 +61,11 @@ public struct KernelMonitor: Sendable, Hashable, CustomStringConvertible {
         return try await ManagementSocket.onControlChannel { channel throws(ManagementSocketError) in
             let features = try channel.request(readFeaturesOpcode, controller: controller, parameters: [], timeout: timeout)
             guard features.count >= 4 else { throw .unsuitable("the kernel's monitor features are \(features.count) bytes, not 4 or more") }
-            let supported = features.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let supported = features.withUnsafeBytes { $0.littleEndian(UInt32.self, at: 0) }
             if supported & controllerMatchesPatterns != 0 { throw .unsuitable("hci\(controller) matches monitors' patterns itself") }
             let returned = try channel.request(addOpcode, controller: controller, parameters: parameters, timeout: timeout)
             guard returned.count >= 2 else { throw .unsuitable("the kernel's reply names no monitor handle") }
-            return KernelMonitor(controller: controller, handle: UInt16(returned[0]) | UInt16(returned[1]) << 8)
+            return KernelMonitor(controller: controller, handle: returned.withUnsafeBytes { $0.littleEndian(UInt16.self, at: 0) })
         }
     }
 
@@ -74,7 +74,7 @@ public struct KernelMonitor: Sendable, Hashable, CustomStringConvertible {
         guard handle != 0 else { return }
         let (controller, handle) = (controller, handle)
         _ = try await ManagementSocket.onControlChannel { channel throws(ManagementSocketError) in
-            try channel.request(Self.removeOpcode, controller: controller, parameters: [UInt8(handle & 0xff), UInt8(handle >> 8)], timeout: timeout)
+            try channel.request(Self.removeOpcode, controller: controller, parameters: withUnsafeBytes(of: handle.littleEndian, Array.init), timeout: timeout)
         }
     }
 }

@@ -1,5 +1,6 @@
 @testable import BluetoothKernel
 import Foundation
+import PeerHarness
 import Testing
 
 /// The monitor's command as `doc/mgmt-api.txt` lays it out, and the record
@@ -30,10 +31,9 @@ struct KernelMonitorTests {
     }
 
     @Test func aRecordNamesOnlyThisBootsMonitorsAndGoesWhenNoneIsLeft() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let record = KernelMonitorRecord(path: directory + "/kernel-monitors")
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let record = KernelMonitorRecord(path: work.file("kernel-monitors"))
         #expect(record.monitors(bootID: "boot-a").isEmpty, "no file, no monitors")
         let monitors = [KernelMonitor(controller: 0, handle: 1), KernelMonitor(controller: 1, handle: 65535)]
         try record.save(monitors, bootID: "boot-a")
@@ -50,10 +50,9 @@ struct KernelMonitorTests {
     /// monitors of its lines that still parse, never handle 0 (which the
     /// kernel reads as every monitor), and never crashes.
     @Test func aDamagedRecordNeverNamesHandleZeroOrAnotherBoot() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let record = KernelMonitorRecord(path: directory + "/kernel-monitors")
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let record = KernelMonitorRecord(path: work.file("kernel-monitors"))
         let valid = Array("boot-a hci0 1\nboot-a hci12 300\n".utf8)
         var variants = (0...valid.count).map { Array(valid.prefix($0)) }
         for index in valid.indices { for byte: UInt8 in [0x00, 0x20, 0x30, 0x0A, 0xFF] { var changed = valid; changed[index] = byte; variants.append(changed) } }
