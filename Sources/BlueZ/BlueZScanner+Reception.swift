@@ -50,8 +50,8 @@ extension BlueZScanner {
 
     /// Whether the adapter (`wanted`, or the first) offers advertisement
     /// monitors; false when bluetoothd cannot be asked.
-    public static func monitorsOffered(on connection: DBusConnection, adapter wanted: String?) async -> Bool {
-        guard let objects = try? await managedObjects(on: connection, timeout: .seconds(10)) else { return false }
+    public static func monitorsOffered(on connection: DBusConnection, adapter wanted: String?, timeout: Duration = .seconds(10)) async -> Bool {
+        guard let objects = try? await managedObjects(on: connection, timeout: timeout) else { return false }
         return offersMonitors(adapter(in: objects, wanted: wanted).flatMap { objects[$0.0] })
     }
 

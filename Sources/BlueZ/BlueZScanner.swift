@@ -86,6 +86,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     let timers = Timers()
     /// When a powered-off adapter has had its time to come back.
     let failover: Alarm<C>
+    /// When bluetoothd, which let a call time out, is asked again.
+    let askAgain: Alarm<C>
+    /// Calls for its objects in a row that bluetoothd let time out.
+    var unanswered = 0
     /// The adapter `failover` waits for.
     var failingAdapter: String?
     /// Set while the watchdog power-cycles the adapter itself.
@@ -127,6 +131,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         self.origin = clock.now
         self.ladder = WatchdogLadder(backoffCap: options.probeBackoffCap, kernelPowerCycle: options.kernelPowerCycle != nil)
         self.failover = Alarm(clock: clock)
+        self.askAgain = Alarm(clock: clock)
         self.devices = DeviceTable(capacity: options.maxDevices, onShed: options.onShed)
         (sightings, sightingSink) = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         (events, eventSink) = AsyncStream.makeStream(of: ScannerEvent.self)
@@ -186,7 +191,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
                 if let changed = (try? reader.value())?.stringKeyed { controlSink.yield(.adapter(path: path, changed)) }
             }
         })
-        if options.mode != .active { monitorsOffered = await Self.monitorsOffered(on: connection, adapter: options.adapter) }
+        if options.mode != .active { monitorsOffered = await Self.monitorsOffered(on: connection, adapter: options.adapter, timeout: options.answerTimeout) }
         // A scanner whose adverts cannot be subscribed to does not start: run() returns at once.
         try await receive(choose())
         (self.control, self.owners) = (control, owners)
@@ -210,6 +215,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
             }
             group.addTask { await self.timers.run() }
             group.addTask { await self.failover.run { await self.failOver() } }
+            group.addTask { await self.askAgain.run { await self.askBluetoothdAgain() } }
             for await event in control {
                 switch event {
                 case .owner(let owner): await ownerChanged(to: owner)
@@ -245,6 +251,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         generation += 1
         timers.replace(with: [])
         failover.set(nil)
+        askAgain.set(nil)
         controlSink?.finish()
         subscriptions.forEach { $0.cancel() }
         subscriptions.removeAll()
@@ -291,13 +298,16 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
 
     /// Reads every object and picks the adapter; starts discovery if it can.
     func synchronize(reason: DiscoveryReason) async {
+        askAgain.set(nil)
         let objects: [String: [String: DBusValue]]
         do {
-            guard let found = try await Self.managedObjects(on: connection, timeout: .seconds(10)) else { return lose(.serviceAbsent) }
+            guard let found = try await Self.managedObjects(on: connection, timeout: options.answerTimeout) else { return lose(.serviceAbsent) }
             objects = found
         } catch {
+            if error.name == .noReply { return notAnswering() }
             return lose(Self.state(for: error))
         }
+        unanswered = 0
         guard let (path, properties) = Self.adapter(in: objects, wanted: options.adapter, rank: options.adapterRank) else {
             adapterPath = nil
             return enter(.noAdapter)
@@ -321,6 +331,22 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         management?.follow(adapterPath: path)
         guard properties["Powered"]?.bool == true else { return enter(.poweredOff) }
         await startScanning(reason: reason)
+    }
+
+    /// bluetoothd owns its name but let the call time out (busy, or hung):
+    /// it is asked again later, at a growing interval.
+    func notAnswering() {
+        lose(.serviceNotAnswering)
+        let delay = options.unansweredRetry * (1 << min(unanswered, 5))
+        unanswered += 1
+        Log.warning("scanner: bluetoothd did not answer within \(options.answerTimeout) (busy or hung); asking again in \(delay)")
+        askAgain.set(after: delay)
+    }
+
+    func askBluetoothdAgain() async {
+        guard state == .serviceNotAnswering else { return }
+        // A restart: a mode lost to the silence (no monitors read at start) is tried again.
+        await synchronize(reason: .bluetoothdAnswered)
     }
 
     func lose(_ new: BluetoothState) {
@@ -371,7 +397,8 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     static func state(for error: DBusError) -> BluetoothState {
         switch error.name {
         case .accessDenied?: .accessDenied
-        case .serviceUnknown?, .nameHasNoOwner?, .noReply?: .serviceAbsent
+        case .noReply?: .serviceNotAnswering
+        case .serviceUnknown?, .nameHasNoOwner?: .serviceAbsent
         default: error == .disconnected ? .busUnavailable : .serviceAbsent
         }
     }

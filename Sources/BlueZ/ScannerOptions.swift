@@ -55,6 +55,11 @@ public struct ScannerOptions: Sendable {
     public var discoveryAttempts = 5
     /// Wait before retry n is n times this.
     public var retryDelay: Duration = .milliseconds(200)
+    /// How long bluetoothd gets to answer for its objects. One that lets
+    /// the call time out is asked again after `unansweredRetry`, doubling to
+    /// at most 32 times that: no signal would say it has caught up.
+    public var answerTimeout: Duration = .seconds(10)
+    public var unansweredRetry: Duration = .seconds(1)
 
     public init(adapter: String? = nil, mode: ScanMode, watchdog: Duration, deviceExpiry: Duration) {
         self.adapter = adapter

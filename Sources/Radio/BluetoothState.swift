@@ -6,6 +6,8 @@ public enum BluetoothState: String, Sendable, Hashable {
     case starting
     /// Nothing owns `org.bluez`: bluetoothd is not running.
     case serviceAbsent = "service-absent"
+    /// bluetoothd owns `org.bluez` but let a call time out: busy or hung.
+    case serviceNotAnswering = "service-not-answering"
     /// D-Bus policy denies access to `org.bluez`.
     case accessDenied = "access-denied"
     /// No adapter, or not the configured one.

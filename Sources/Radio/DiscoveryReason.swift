@@ -3,6 +3,8 @@ public enum DiscoveryReason: Sendable, Equatable, CustomStringConvertible {
     /// The scanner itself started: the first scan, not a restart.
     case start
     case bluetoothdReturned
+    /// bluetoothd answered again after letting a call time out.
+    case bluetoothdAnswered
     case adapterAdded
     case adapterRemoved
     case adapterPoweredOff(AdapterName)
@@ -28,6 +30,7 @@ public enum DiscoveryReason: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .start: "start"
         case .bluetoothdReturned: "bluetoothd returned"
+        case .bluetoothdAnswered: "bluetoothd answered again"
         case .adapterAdded: "adapter added"
         case .adapterRemoved: "adapter removed"
         case .adapterPoweredOff(let adapter): "adapter \(adapter) powered off"

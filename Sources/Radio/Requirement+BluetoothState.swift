@@ -5,7 +5,7 @@ extension Requirement {
     public static func missing(for state: BluetoothState) -> [Requirement] {
         switch state {
         case .scanning, .starting: []
-        case .serviceAbsent: [.bluetoothService]
+        case .serviceAbsent, .serviceNotAnswering: [.bluetoothService]
         case .accessDenied: [.bluetoothAccess]
         case .noAdapter: [.bluetoothAdapter]
         case .poweredOff: [.adapterPowered]

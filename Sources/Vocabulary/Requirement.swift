@@ -2,7 +2,7 @@
 public enum Requirement: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     /// The system D-Bus is not reachable.
     case systemBus = "system-bus"
-    /// bluetoothd does not own `org.bluez`.
+    /// bluetoothd does not own `org.bluez`, or does not answer on it.
     case bluetoothService = "bluetooth-service"
     /// D-Bus policy denies this user access to `org.bluez`.
     case bluetoothAccess = "bluetooth-access"
@@ -19,7 +19,7 @@ public enum Requirement: String, Sendable, Hashable, CaseIterable, Codable, Comp
     public var hint: String {
         switch self {
         case .systemBus: "the system D-Bus is not running (systemctl start dbus)"
-        case .bluetoothService: "bluetoothd is not running (apt install bluez; systemctl start bluetooth)"
+        case .bluetoothService: "bluetoothd is not running or does not answer (apt install bluez; systemctl restart bluetooth)"
         case .bluetoothAccess: "D-Bus policy denies access to org.bluez (install the waymark D-Bus policy, or add the user to the bluetooth group)"
         case .bluetoothAdapter: "no Bluetooth adapter found (check [Bluetooth] Adapter, lsusb, dmesg)"
         case .adapterPowered: "the adapter is off (bluetoothctl power on; rfkill unblock bluetooth)"

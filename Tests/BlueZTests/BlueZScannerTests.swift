@@ -98,6 +98,41 @@ struct BlueZScannerTests {
         await scanner.stop()
     }
 
+    /// A bluetoothd that owns its name but lets the call for its objects
+    /// time out (stopped here with SIGSTOP, as a busy or hung one) is not
+    /// taken for absent: no signal would say it has caught up, so it is asked
+    /// again on the clock, and scanning starts once it answers.
+    @Test func aBluetoothdThatLetsTheCallTimeOutIsAskedAgainUntilItAnswers() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let clock = TestClock()
+        var options = ScannerOptions.documented
+        options.mode = .active
+        options.answerTimeout = .milliseconds(300)
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        let events = scanner.events
+        rig.mock.process.kill(SIGSTOP)
+        try await scanner.startRunning()
+        #expect(await scanner.state == .serviceNotAnswering)
+        #expect(Requirement.missing(for: .serviceNotAnswering) == [.bluetoothService])
+
+        // Asked again after 1 s, still silent; then after 2 s more, answering.
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        try await clock.waitForSleepers(1)
+        #expect(await scanner.state == .serviceNotAnswering)
+        rig.mock.process.kill(SIGCONT)
+        clock.advance(by: .seconds(1))
+        #expect(clock.sleepers == 1, "the second wait is twice the first")
+        clock.advance(by: .seconds(1))
+        let started = try await events.nextMatching(within: .seconds(20)) { if case .discoveryStarted = $0 { true } else { false } }
+        guard case .discoveryStarted(_, let reason) = started else { return }
+        #expect(reason == .bluetoothdAnswered)
+        #expect(try await rig.isDiscovering())
+        await scanner.stop()
+    }
+
     @Test func discoveryRestartsWhenTheAdapterIsRemovedAndReAdded() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
