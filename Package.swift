@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Vocabulary", "Telemetry", "Advertisements"], swiftSettings: strict),
         .testTarget(name: "SessionTests", dependencies: ["Session", "HTTP", "Storage", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UploadTests", dependencies: ["Upload", "Telemetry", "Session", "HTTP", "Storage", "Basics", "PeerHarness", "Vocabulary", "Uplink"], swiftSettings: strict),
-        .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], resources: [.copy("gpsd")], swiftSettings: strict),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "Telemetry", "Basics", "PeerHarness"], exclude: ["drives"], resources: [.copy("gpsd")], swiftSettings: strict),
         .testTarget(
             name: "BlueZTests", dependencies: ["Vocabulary", "BlueZ", "BluetoothKernel", "DBus", "Advertisements", "PeerHarness", "Radio"], swiftSettings: strict
         ),

@@ -6,13 +6,28 @@ import Store
 import Telemetry
 import Vocabulary
 
-/// The trip report as one self-contained HTML file: inline SVG, CSS and a
-/// few lines of script; nothing is fetched from the network, so it opens
-/// offline. Element ids (`track-path`, `rssi-path`) are stable for tests.
+/// The trip report as one self-contained HTML file: the map through Leaflet
+/// inlined from Debian's libjs-leaflet (or, without it, the track as SVG),
+/// the timelines as inline SVG on one time axis, CSS and a little script.
+/// Only the map's tiles come from the network, when there is one: offline
+/// the track is drawn on its own, with a scale bar. Element ids
+/// (`track-path`, `rssi-path`, `speed-path`) and the data attributes the
+/// map's script sets are stable for tests.
 struct TripReportPage {
     let report: TripReport
     /// When the report was written, for its footer.
     let written: Double
+    /// Leaflet, when installed.
+    var map: MapAssets?
+    /// The tiles' URL template; nil for none.
+    var tiles: String?
+    /// The time axis every timeline shares (`Self.span(of:)`), worked out once.
+    let span: (from: Double, to: Double)
+
+    init(report: TripReport, written: Double, map: MapAssets? = nil, tiles: String? = nil) {
+        (self.report, self.written, self.map, self.tiles) = (report, written, map, tiles)
+        span = Self.span(of: report)
+    }
 
     static let width = 800.0
 
@@ -20,7 +35,6 @@ struct TripReportPage {
         let trip = report.trip
         let start = trip.start.timeIntervalSince1970
         let end = trip.end?.timeIntervalSince1970
-        let duration = end.map { Self.duration($0 - start) } ?? "open"
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -35,11 +49,18 @@ struct TripReportPage {
             .trip-bound { stroke: #2e7d32; stroke-width: 2; } .gap { fill: #ef9a9a; opacity: .5; }
             #lost-timeout { fill: #ffe082; opacity: .6; } .requirement { stroke: #c62828; stroke-dasharray: 4 3; }
             .axis { fill: #666; font-size: 11px; } table { border-collapse: collapse; } td, th { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left; }
-            </style></head><body>
+            #speed-path { fill: none; stroke: #ef6c00; stroke-width: 2; } .unheard { fill: #90a4ae; opacity: .35; }
+            #map { width: \(Int(Self.width))px; height: 480px; border: 1px solid #ddd; background: #f7f7f4; }
+            .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
+            </style>\(map.map { "<style>\($0.style)</style>" } ?? "")</head><body>
             <h1>Trip \(trip.id.rawValue.markupEscaped)</h1>
-            <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open") · \(duration) · \(Self.distance(trip.distanceMeters))\(trip.endReason.map { " · ended: " + $0.markupEscaped } ?? "")</p>
+            <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open")\(trip.endReason.map { " · ended: " + $0.markupEscaped } ?? "")</p>
+            <p id="summary"\(report.points.first.map { #" data-fixes="\#($0.time),\#(report.points.last!.time)""# } ?? "")>\(TripSummary(report).line.markupEscaped)</p>
             <h2>Track</h2>
-            \(track)
+            \(map == nil ? track : leafletMap)
+            <p class="legend">Speed:\(Self.speedBands.map { #"<span style="background:\#($0.colour)"></span>\#($0.label)"# }.joined())</p>
+            <h2>Speed</h2>
+            \(speed)
             <h2>Vehicle beacon RSSI</h2>
             \(rssi)
             \(sensors)
@@ -51,7 +72,7 @@ struct TripReportPage {
             <script>
             // Where the track landed on the page, for anyone checking a screenshot of it.
             addEventListener("load", function () {
-              var box = document.getElementById("track").getBoundingClientRect();
+              var box = document.getElementById("\(map == nil ? "track" : "map")").getBoundingClientRect();
               document.documentElement.dataset.trackBox = [box.left, box.top, box.width, box.height].map(Math.round).join(",");
             });
             </script>
@@ -85,6 +106,7 @@ struct TripReportPage {
             <circle id="track-start" cx="\(Self.number(sx))" cy="\(Self.number(sy))" r="7" fill="#2e7d32"><title>start \(Self.clock(first.time))</title></circle>
             <rect id="track-end" x="\(Self.number(ex - 6))" y="\(Self.number(ey - 6))" width="12" height="12" fill="#c62828"><title>end \(Self.clock(points.last!.time))</title></rect>
             <text class="axis" x="8" y="16">\(Self.distance(report.trip.distanceMeters)), \(points.count) fixes</text>
+            \(Self.scaleBar(metresPerPixel: 111_194.9 / scale, width: width, height: height))
             </svg>
             """
     }
@@ -93,7 +115,7 @@ struct TripReportPage {
 
     /// The time axis every timeline shares: from the trip's start (or its
     /// first reading) to its end plus the beacon-lost timeout.
-    var span: (from: Double, to: Double) {
+    static func span(of report: TripReport) -> (from: Double, to: Double) {
         let start = report.trip.start.timeIntervalSince1970
         let times = report.readings.map(\.time) + report.points.map(\.time)
         let from = min(start, times.min() ?? start)
@@ -118,6 +140,10 @@ struct TripReportPage {
         marks += #"<line class="trip-bound" id="trip-start" x1="\#(Self.number(x(start)))" x2="\#(Self.number(x(start)))" y1="0" y2="\#(Int(height))"><title>trip start \#(Self.clock(start))</title></line>"#
         if let end = report.trip.end?.timeIntervalSince1970 {
             marks += #"<line class="trip-bound" id="trip-end" x1="\#(Self.number(x(end)))" x2="\#(Self.number(x(end)))" y1="0" y2="\#(Int(height))"><title>trip end \#(Self.clock(end))</title></line>"#
+        }
+        for period in TripSummary(report).unheard {
+            let (x0, x1) = (x(period.from), x(period.to))
+            marks += #"<rect class="unheard" x="\#(Self.number(x0))" y="0" width="\#(Self.number(max(1, x1 - x0)))" height="\#(Int(height))"><title>beacon unheard \#(Self.clock(period.from)) to \#(Self.clock(period.to))</title></rect>"#
         }
         if let last = beacon.last?.time {
             let (x0, x1) = (x(last), x(last + report.beaconLostTimeout))

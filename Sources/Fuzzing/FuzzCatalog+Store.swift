@@ -74,7 +74,7 @@ private final class StoreScratch: Sendable {
             for trip in try recordings.trips().suffix(3) {
                 _ = try recordings.points(of: trip.id)
                 _ = try recordings.readings(of: trip.id)
-                _ = try TripReport.gather(store, tripID: trip.id, beaconLostTimeout: 120)
+                _ = try TripReport.gather(store, tripID: trip.id, beaconLostTimeout: 120, beaconInterval: 10)
             }
         }
         attempt { _ = try Outbox(database: store.database).status() }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Headless Chromium from Debian (`chromium`), as a browser opening a file:
 /// the DOM after the page's scripts ran, what the page logged to the
-/// console, and a screenshot. Run as root, so without its sandbox.
+/// console, and a screenshot. Run as root, so without its sandbox. It
+/// reaches no host but this one: every other name fails to resolve at once,
+/// as on a machine offline.
 public enum Chromium {
     public static let aptPackage = "chromium"
 
@@ -16,7 +18,9 @@ public enum Chromium {
 
     static func arguments(_ directory: TemporaryDirectory, _ name: String) -> [String] {
         ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(directory.file("chromium-\(name)"))",
-         "--enable-logging=stderr", "--v=0"]
+         "--enable-logging=stderr", "--v=0", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+         // Time enough for the page's images (map tiles) to come in before the DOM or the picture is taken.
+         "--virtual-time-budget=5000"]
     }
 
     /// Loads `file` and returns its DOM and console.

@@ -49,13 +49,23 @@ public final class GPSFake: @unchecked Sendable {
     /// end with gpsd still up (unless started `once`), as a receiver that
     /// stopped talking would leave it. gpsfake prompts "line N: …?" before it
     /// sends line N; a second prompt for line 1 means the log has wrapped.
-    public func play(every interval: Duration) async throws {
+    /// `burst` sentences at a time, as a receiver sends a fix's sentences
+    /// together at the top of each second; paced by deadlines, so a log of
+    /// one fix a second plays at its own speed.
+    public func play(every interval: Duration, burst: Int = 1) async throws {
+        let clock = ContinuousClock()
+        var next = clock.now
+        var fed = 0
         while true {
             let output = process.output
             if output.contains("# EOF?") || output.components(separatedBy: ": line 1: ").count > 2 { return }
             guard process.isRunning else { throw PeerError.startFailed("gpsfake", output: output) }
-            ChildProcess.feed(prompts, Data([UInt8(ascii: "\n")]), close: false)
-            try await Task.sleep(for: interval)
+            ChildProcess.feed(prompts, Data(repeating: UInt8(ascii: "\n"), count: max(1, burst)), close: false)
+            fed += max(1, burst)
+            // The last line is let through: the receiver has said all it will.
+            if fed >= sentences { return }
+            next = next.advanced(by: interval)
+            try await clock.sleep(until: next)
         }
     }
 

@@ -27,9 +27,11 @@ package struct TripReport: Sendable {
     package var uploads: Uploads
     package var sensorLabels: SensorLabels
     package var beaconLostTimeout: Double
+    /// At most one beacon sample per this many seconds (`BeaconInterval`).
+    package var beaconInterval: Double
 
     /// The report of `tripID`; nil when there is no such trip.
-    package static func gather(_ store: GatewayStore, tripID: TripID, beaconLostTimeout: Double) throws -> TripReport? {
+    package static func gather(_ store: GatewayStore, tripID: TripID, beaconLostTimeout: Double, beaconInterval: Double) throws -> TripReport? {
         let recordings = RecordingStore(database: store.database)
         guard let trip = try recordings.trips().first(where: { $0.id == tripID }) else { return nil }
         let start = trip.start.timeIntervalSince1970
@@ -60,6 +62,7 @@ package struct TripReport: Sendable {
         return TripReport(
             trip: trip, points: try recordings.points(of: tripID), readings: try recordings.readings(of: tripID),
             events: try store.events(from: start - 300, to: end + 300), timeSources: timeSources, uploads: uploads,
-            sensorLabels: try PairingStore(database: store.database).sensorLabels(), beaconLostTimeout: beaconLostTimeout)
+            sensorLabels: try PairingStore(database: store.database).sensorLabels(), beaconLostTimeout: beaconLostTimeout,
+            beaconInterval: beaconInterval)
     }
 }

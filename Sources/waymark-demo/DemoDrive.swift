@@ -3,19 +3,19 @@ import Foundation
 import Peers
 
 /// One drive from start to end with no hardware: the real peers the tests
-/// use, a vehicle iBeacon advertising in the BlueZ mock, gpsd replaying a
-/// receiver log from a car, and `waymark run` recording and uploading; with
-/// `mqtt`, also publishing to a local mosquitto, with Home Assistant discovery.
+/// use; in the BlueZ mock the car's iBeacon and a RuuviTag in the cabin
+/// (`DemoAir`); gpsd replaying a real drive at its own speed (`DriveLog`);
+/// and `waymark run` recording and uploading; with `mqtt`, also publishing
+/// to a local mosquitto, with Home Assistant discovery. Every part runs on
+/// the one clock: the trip lasts as long as its drive.
 final class DemoDrive: @unchecked Sendable {
-    static let beaconAddress = "C0:FF:EE:00:00:01"
-    static let beaconIdentity = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:100:0"
-    static let ibeacon: [UInt8] = [
-        0x02, 0x15, 0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0,
-        0x00, 0x64, 0x00, 0x00, 0xC5,
-    ]
+    /// Seconds from writing the drive's NMEA to its first fix being played:
+    /// the receiver's clock then agrees with the system's within a few seconds.
+    static let lead = 6.0
 
     let waymark: String
-    let log: String
+    /// The drive, as a GPX track.
+    let drive: String
     let output: String
     /// The trip report's HTML file.
     let report: String
@@ -23,13 +23,14 @@ final class DemoDrive: @unchecked Sendable {
     let work: TemporaryDirectory
     /// Every process the demo started, stopped by PID on any exit.
     private let cast = Cast()
+    private let air = DemoAir()
     private var daemonLog = LogTail(path: "")
     /// The private system bus, for every `waymark` command once it is up.
     private var environment: [String: String] = [:]
 
-    init(waymark: String, log: String, output: String, report: String, mqtt: Bool) throws {
+    init(waymark: String, drive: String, output: String, report: String, mqtt: Bool) throws {
         self.waymark = waymark
-        self.log = log
+        self.drive = drive
         self.output = output
         self.report = report
         self.mqtt = mqtt
@@ -37,7 +38,8 @@ final class DemoDrive: @unchecked Sendable {
     }
 
     func run() async throws {
-        say("the peers: OIDC provider, backend, system bus with BlueZ, gpsd replaying \(URL(fileURLWithPath: log).lastPathComponent) (moved to end now)")
+        let name = URL(fileURLWithPath: drive).lastPathComponent
+        say("the peers: OIDC provider, backend, system bus with BlueZ, gpsd with \(name) (a real drive, played at its own speed)")
         let provider = try Glewlwyd(directory: work)
         cast.add("glewlwyd (OIDC provider)", provider.process)
         let backend = try IngestServer(directory: work)
@@ -47,10 +49,8 @@ final class DemoDrive: @unchecked Sendable {
         cast.add("python-dbusmock (BlueZ)", bluez.mock.process)
         try await bluez.addAdapter()
         environment = bluez.bus.environment
-        let recent = work.file("recent-" + URL(fileURLWithPath: log).lastPathComponent)
-        try RecentLog(try String(contentsOfFile: log, encoding: .utf8), endingAt: Date().timeIntervalSince1970).text
-            .write(toFile: recent, atomically: false, encoding: .utf8)
-        let gps = try GPSFake(log: recent, directory: work, once: false)
+        let log = try DriveLog(gpx: drive, startingAt: Date().timeIntervalSince1970 + Self.lead, in: work)
+        let gps = try GPSFake(log: log.path, directory: work, once: false)
         cast.add("gpsfake and gpsd", gps.process)
         var broker: Mosquitto?
         var subscriber: ChildProcess?
@@ -63,9 +63,10 @@ final class DemoDrive: @unchecked Sendable {
         }
         try writeConfig(provider: provider, backend: backend, gpsdPort: gps.port, broker: broker)
 
-        say("waymark login, and the car's beacon paired by its iBeacon identity")
+        say("waymark login; the car's beacon and the RuuviTag in the cabin paired")
         try waymark(["login", "--username", Glewlwyd.username, "--password-stdin"], stdin: Glewlwyd.password + "\n")
-        try waymark(["pair", "--ibeacon", Self.beaconIdentity, "--role", "vehicle", "--label", "demo car"])
+        try waymark(["pair", "--ibeacon", DemoAir.beaconIdentity, "--role", "vehicle", "--label", "demo car"])
+        try waymark(["pair", "--address", DemoAir.tagAddress, "--role", "sensor", "--label", "cabin"])
 
         say("waymark run")
         let daemon = try ChildProcess(waymark, arguments + ["run"], aptPackage: "(built by swift build)",
@@ -75,23 +76,17 @@ final class DemoDrive: @unchecked Sendable {
         try await BlueZMock.waitForOwner("io.waymark.Gateway1", on: bluez.bus, process: daemon, timeout: .seconds(20))
         try waymark(["status"])
 
-        say("the driver gets in: the beacon advertises")
-        try await bluez.addDevice(Self.beaconAddress, manufacturer: [Self.manufacturerData], rssi: -50)
-        let beacon = Task {
-            while !Task.isCancelled {
-                try? await bluez.advertise(Self.beaconAddress, manufacturer: [Self.manufacturerData], rssi: -52)
-                try? await Task.sleep(for: .milliseconds(300))
-            }
-        }
-        defer { beacon.cancel() }
+        say("the driver walks up: the car's beacon comes into range")
+        try await air.start(bluez)
+        defer { air.stop() }
         try await waitForDaemon("trip", "started")
 
-        say("driving: gpsd plays the log's fixes")
-        try await gps.play(every: .milliseconds(80))
-        try await waitForFixes()
+        say("driving: gpsd plays \(log.fixes) s of \(name), a fix a second; the tag reports from the cabin")
+        try await gps.play(every: .seconds(1), burst: log.sentencesPerFix)
 
-        say("the driver leaves: the beacon goes quiet")
-        beacon.cancel()
+        say("the driver parks and walks away: the beacon fades and goes quiet")
+        air.leave()
+        try await waitForFixes()
         try await waitForDaemon("trip", "ended")
         try await waitForUpload()
 
@@ -135,8 +130,6 @@ final class DemoDrive: @unchecked Sendable {
 
     private var arguments: [String] { ["--config", work.file("waymark.conf"), "--data-dir", work.file("data")] }
 
-    private static var manufacturerData: DBusDictEntry { DBusDictEntry(.uint16(0x004C), .variant(.bytes(ibeacon))) }
-
     private func writeConfig(provider: Glewlwyd, backend: IngestServer, gpsdPort: Int, broker: Mosquitto?) throws {
         try (try provider.waymarkConfig(backend: backend, secretFile: work.file("client-secret")) + """
             [Location]
@@ -144,10 +137,13 @@ final class DemoDrive: @unchecked Sendable {
 
             [Recording]
             # A short demo: the trip ends 6 s after the beacon's last advert
-            # (lost, then not back in time), and every fix of the log is kept.
+            # (lost, then not back in time); every fix of the drive is kept,
+            # the beacon's RSSI every second and the tag's readings every 5 s.
             BeaconLostTimeout = 3s
             ReopenWindow = 3s
             FixInterval = 0s
+            BeaconInterval = 1s
+            SensorInterval = 5s
 
             """ + (broker.map { broker in """
 

@@ -5,7 +5,7 @@ import Peers
 // `make demo`: one recorded drive with no hardware. Every process it starts is
 // stopped before it exits, also on Ctrl-C.
 
-var options = ["--waymark": "", "--log": "Tests/LocationTests/gpsd/nl2008u.log", "--out": "waymark-demo-trip.geojson",
+var options = ["--waymark": "", "--drive": "Tests/LocationTests/drives/visnjan-car.gpx", "--out": "waymark-demo-trip.geojson",
                "--report": "waymark-demo-trip.html", "--mqtt": "off"]
 var arguments = CommandLine.arguments.dropFirst()
 do {
@@ -20,7 +20,7 @@ do {
 }
 
 let started = Date()
-let drive = try DemoDrive(waymark: options["--waymark"]!, log: options["--log"]!,
+let drive = try DemoDrive(waymark: options["--waymark"]!, drive: options["--drive"]!,
                           output: URL(fileURLWithPath: options["--out"]!).standardizedFileURL.path,
                           report: URL(fileURLWithPath: options["--report"]!).standardizedFileURL.path, mqtt: options["--mqtt"] == "on")
 

@@ -5,14 +5,14 @@ import Testing
 
 /// `make demo`: one drive with every peer real and no hardware.
 struct DemoTests {
-    /// nl2008u.log: a u-blox 8 in a car in the Black Forest; nine valid fixes.
-    static let log = Checkout.path("Tests/LocationTests/gpsd/nl2008u.log")
+    /// 65 s of a car drive (Garmin eTrex 20x), played a fix a second.
+    static let drive = Checkout.path("Tests/LocationTests/drives/visnjan-car.gpx")
 
-    @Test func theDemoRecordsTheDriveUploadsItWritesTheTrackAndAReportAndLeavesNothingRunning() throws {
+    @Test func theDemosTripLastsAsLongAsItsDriveAgreesWithItsEventsAndLeavesNothingRunning() throws {
         let work = try TemporaryDirectory("waymark-demo-test")
         defer { work.remove() }
         let started = Date()
-        let demo = try ChildProcess(try WaymarkBinary.named("waymark-demo"), ["--log", Self.log, "--out", work.file("trip.geojson"), "--report", work.file("trip.html")],
+        let demo = try ChildProcess(try WaymarkBinary.named("waymark-demo"), ["--drive", Self.drive, "--out", work.file("trip.geojson"), "--report", work.file("trip.html")],
                                     aptPackage: "(built by swift build)", logPath: work.file("demo.log"))
         let status = try demo.wait(timeout: 240)
         let elapsed = -started.timeIntervalSinceNow
@@ -20,23 +20,33 @@ struct DemoTests {
         #expect(status == 0, "\(output)")
         #expect(elapsed < 120, "the demo took \(Int(elapsed)) s; it must stay under 2 minutes")
 
-        // The summary: the whole drive, every sample uploaded once.
-        #expect(output.contains("9 points, 0.69 km  (beaconLost)"), "\(output)")
-        #expect(output.contains("distance  0.69 km over 9 fixes"))
-        #expect(output.contains("uploaded  14 samples (2 beacon, 2 event, 9 fix, 1 gateway_info), 0 duplicates"), "\(output)")
-        // The 2015 log is moved to end now: the trip is dated by the run
-        // (not 1024 weeks on, where gpsd 3.22 puts the log's own dates),
-        // and spans the drive's 22 minutes.
+        // Every fix of the drive in the trip, every sample uploaded once: the car's beacon, the cabin's tag, the fixes.
+        #expect(output.contains("distance  0.71 km over 66 fixes"), "\(output)")
+        #expect(output.contains(", 0 duplicates"), "\(output)")
+        for kind in ["beacon", "sensor", "fix", "event"] {
+            #expect(output.range(of: #"[ (][0-9]+ \#(kind)[,)]"#, options: .regularExpression) != nil, "no \(kind) samples uploaded: \(output)")
+        }
+
+        // The trip lasts as long as the drive was recorded over, and its ends agree with its events.
         let start = try #require(Self.time(after: "\nstart     ", in: output), "\(output)")
         let end = try #require(Self.time(after: "\nend       ", in: output), "\(output)")
         #expect(end > started.timeIntervalSince1970 - 5 && end < Date().timeIntervalSince1970 + 5, "the trip ends at \(CivilTime.iso8601(end))")
-        #expect(abs(end - start - 1341) < 30, "the trip lasts \(end - start) s")
+        let html = try String(contentsOfFile: work.file("trip.html"), encoding: .utf8)
+        let drive = try #require(Self.fixTimes(in: html), "the report's fix times")
+        let recorded = drive.upperBound - drive.lowerBound
+        #expect(recorded > 55 && abs((end - start) - recorded) <= 0.1 * recorded,
+                "the trip lasts \(end - start) s; its fixes span \(recorded) s")
+        #expect(start <= drive.lowerBound + 1 && end >= drive.upperBound - 1, "trip \(start)...\(end), fixes \(drive)")
+        for (event, time) in [("tripStarted", start), ("tripEnded", end)] {
+            let logged = try #require(Self.eventTime(event, in: html), "no \(event) in the report's events")
+            #expect(abs(logged - time) < 1.5, "\(event) logged at \(CivilTime.iso8601(logged)), the trip says \(CivilTime.iso8601(time))")
+        }
 
-        // The track, read back by gpsbabel: the log's first and last fixes.
+        // The track, read back by gpsbabel: the drive's first and last fixes.
         let track = try ExportTests.readBack(work.file("trip.geojson"), format: "geojson", in: work)
-        #expect(track.count == 9)
-        #expect(abs(track.first!.lat - 48.217558333) < 1e-6 && abs(track.first!.lon - 8.414495) < 1e-6)
-        #expect(abs(track.last!.lat - 48.2208) < 1e-6 && abs(track.last!.lon - 8.421881667) < 1e-6)
+        #expect(track.count == 66)
+        #expect(abs(track.first!.lat - 45.273417) < 1e-4 && abs(track.first!.lon - 13.714133) < 1e-4, "\(track.first!)")
+        #expect(abs(track.last!.lat - 45.276233) < 1e-4 && abs(track.last!.lon - 13.714267) < 1e-4, "\(track.last!)")
 
         // Every process it started is gone, with its process group.
         let pids = output.split(separator: "\n").compactMap { line in
@@ -48,39 +58,75 @@ struct DemoTests {
         }
         #expect(output.contains("cleaned up: every process the demo started has exited"))
         #expect(output.contains("report    \(work.file("trip.html"))"))
-        try Self.checkInBrowser(work.file("trip.html"), fixes: 9, beaconSamples: 2, in: work)
+        let page = try Self.checkInBrowser(work.file("trip.html"), fixes: 66, in: work, screenshot: "trip-report.png")
+        // The beacon's RSSI wanders, and the cabin's tag has charts of its own.
+        #expect(Set(Self.values(of: "rssi-path", in: page.dom)).count >= 5, "a flat RSSI line")
+        #expect(page.dom.components(separatedBy: "class=\"sensor-path\"").count - 1 >= 3, "the tag's charts")
     }
 
-    /// The report in headless Chromium: no console errors; a track path
-    /// with a point per fix and an RSSI timeline with a point per beacon
-    /// sample; and on the screenshot, the track's colour inside the box the
-    /// page says the track occupies. The screenshot is kept in
+    /// The report in headless Chromium, which reaches no other host: no
+    /// console errors; the map's track drawn with a point per fix, and a
+    /// timeline point per fix; on the screenshot, the track's colours inside
+    /// the box the page says the map occupies. The screenshot is kept in
     /// `.build/test-artifacts/`.
-    static func checkInBrowser(_ report: String, fixes: Int, beaconSamples: Int, in work: TemporaryDirectory) throws {
+    @discardableResult
+    static func checkInBrowser(_ report: String, fixes: Int, in work: TemporaryDirectory, screenshot name: String) throws -> Chromium.Page {
         let html = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains(" src="), "the report loads nothing from anywhere")
+        for outside in ["<script src", "<link", "@import", "<iframe"] {
+            #expect(!html.contains(outside), "the report loads \(outside) from elsewhere")
+        }
         let page = try Chromium.load(report, directory: work)
         #expect(page.console.isEmpty, "\(page.console)")
-        #expect(Self.points(of: "track-path", in: page.dom) == fixes, "\(page.dom.prefix(3000))")
-        #expect(Self.points(of: "rssi-path", in: page.dom) == beaconSamples)
-        let box = try #require(Self.attribute("data-track-box", in: page.dom)?.split(separator: ",").compactMap { Int($0) }, "the page's script ran")
+        #expect(attribute("data-track-points", in: page.dom) == String(fixes), "\(page.dom.prefix(3000))")
+        #expect(points(of: "speed-path", in: page.dom) == fixes)
+        let box = try #require(attribute("data-track-box", in: page.dom)?.split(separator: ",").compactMap { Int($0) }, "the page's script ran")
         try #require(box.count == 4 && box[2] > 100 && box[3] > 100, "\(box)")
 
         let artifacts = Checkout.path(".build/test-artifacts")
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
-        let png = artifacts + "/trip-report.png"
+        let png = artifacts + "/" + name
         try? FileManager.default.removeItem(atPath: png)
         try Chromium.screenshot(report, to: png, width: 1000, height: 1400, directory: work)
-        let image = try PNGImage(path: png)
-        var blue = 0
+        let track = trackPixels(in: try PNGImage(path: png), box: box)
+        #expect(track > 300, "\(track) track-coloured pixels in the map's box on \(png)")
+        return page
+    }
+
+    /// Pixels in `box` of the speed bands' colours (#1565c0, #2e7d32, #ef6c00, #c62828).
+    static func trackPixels(in image: PNGImage, box: [Int], matching test: ((Int, Int, Int)) -> Bool = isTrackColour) -> Int {
+        var count = 0
         for y in box[1]..<min(box[1] + box[3], image.height) {
             for x in box[0]..<min(box[0] + box[2], image.width) {
                 let (r, g, b) = image.rgb(x, y)
-                // The track's stroke, #1565c0.
-                if b > 150 && r < 80 && g < 140 { blue += 1 }
+                if test((Int(r), Int(g), Int(b))) { count += 1 }
             }
         }
-        #expect(blue > 300, "\(blue) track-coloured pixels in the track's box on \(png)")
+        return count
+    }
+
+    static func isTrackColour(_ rgb: (Int, Int, Int)) -> Bool {
+        [(0x15, 0x65, 0xc0), (0x2e, 0x7d, 0x32), (0xef, 0x6c, 0x00), (0xc6, 0x28, 0x28)].contains { abs($0.0 - rgb.0) + abs($0.1 - rgb.1) + abs($0.2 - rgb.2) < 40 }
+    }
+
+    /// The first and last fix times the report's summary carries.
+    static func fixTimes(in html: String) -> ClosedRange<Double>? {
+        guard let text = attribute("data-fixes", in: html) else { return nil }
+        let times = text.split(separator: ",").compactMap { Double($0) }
+        return times.count == 2 && times[0] <= times[1] ? times[0]...times[1] : nil
+    }
+
+    /// The time of the first `kind` row in the report's events table.
+    static func eventTime(_ kind: String, in html: String) -> Double? {
+        guard let cell = html.range(of: "</td><td>\(kind)</td>"),
+              let open = html.range(of: "<tr><td>", options: .backwards, range: html.startIndex..<cell.lowerBound) else { return nil }
+        return CivilTime.parseISO8601(html[open.upperBound..<cell.lowerBound].replacingOccurrences(of: " ", with: "T"))
+    }
+
+    /// The y values of the polyline with `id`.
+    static func values(of id: String, in dom: String) -> [Double] {
+        guard let element = dom.range(of: "id=\"\(id)\"") else { return [] }
+        let tag = dom[dom[..<element.lowerBound].range(of: "<", options: .backwards)!.lowerBound...].prefix { $0 != ">" }
+        return (attribute("points", in: String(tag)) ?? "").split(separator: " ").compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }
     }
 
     /// The ISO 8601 time printed after `label` in the demo's summary.

@@ -73,12 +73,14 @@ noise() {
 }
 
 # The kernel's modules, the system bus, btvirt with $1 LE controllers on one
-# virtual link, and bluetoothd (debug logging on) with the flags after it;
-# user waymark exists.
+# virtual link, and bluetoothd with the flags after it; user waymark exists.
+# Without -d, as shipped: its debug log (a line or more per advert, 266,000
+# in one run) took a third of its time, and under an emulated CPU shared
+# with another job it fell seconds behind, which a stock Pi's does not.
 start_bluetooth() {
     controllers=$1; shift
     start_system_bus
-    start_controllers "$controllers" -d "$@"
+    start_controllers "$controllers" "$@"
 }
 
 # The system bus, and user waymark on it: the gateway runs as it does on
@@ -103,9 +105,8 @@ start_controllers() {
     btvirt -L -l"$controllers" > /job/btvirt.log 2>&1 &
     wait_for 90 test -e /sys/class/bluetooth/$last || finish 13 "the virtual controllers never appeared"
     step "bluetoothd $(/usr/libexec/bluetooth/bluetoothd --version) $*"
-    # Its log goes to tmpfs, and to the job folder at the end (finish): with
-    # -d it writes lines for every advert to an unbuffered stderr, and each
-    # write to the 9p folder stalled it, seconds behind in busy air.
+    # Its log goes to tmpfs, and to the job folder at the end (finish): each
+    # write to the 9p folder would stall it.
     /usr/libexec/bluetooth/bluetoothd -n "$@" > /run/bluetoothd.log 2>&1 &
     wait_for 90 busctl --system introspect org.bluez /org/bluez/$last || finish 14 "bluetoothd never showed $last"
 }

@@ -10,7 +10,7 @@ step "stock bluetoothd: restarted without --experimental"
 kill $(pidof bluetoothd)
 wait_for 30 sh -c '! pidof bluetoothd'
 cp /run/bluetoothd.log /job/bluetoothd-experimental.log
-/usr/libexec/bluetooth/bluetoothd -n -d > /run/bluetoothd.log 2>&1 &
+/usr/libexec/bluetooth/bluetoothd -n > /run/bluetoothd.log 2>&1 &
 devices=300
 air stock
 sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-mgmt.conf > /run/stock.conf
