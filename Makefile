@@ -6,7 +6,8 @@ PREFIX ?= /usr/local
 # What each target needs from Debian. The build: pkg-config and the C
 # libraries. The demo: the real peers it starts (dbus-daemon with
 # python-dbusmock's BlueZ, gpsd with gpsfake, gpsbabel for the drive's
-# NMEA, glewlwyd with sqlite3 and openssl); demo-mqtt adds mosquitto. The
+# NMEA, glewlwyd with sqlite3 and openssl), and libjs-leaflet for the
+# report's map; demo-mqtt adds mosquitto. The
 # tests: those, mosquitto,
 # chromium for the trip report, the real-BlueZ VM (a kernel, QEMU, busybox,
 # btvirt), e2fsprogs for the power-cut test's disk, and debootstrap for the
@@ -15,7 +16,7 @@ PREFIX ?= /usr/local
 # for aarch64, qemu-img (qemu-utils) for the overlay on its disk, and e2fsprogs for the disk.
 BUILD_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev
-DEMO_PACKAGES = $(BUILD_PACKAGES) dbus-daemon python3-dbus python3-dbusmock gpsd gpsd-clients gpsbabel glewlwyd sqlite3 openssl
+DEMO_PACKAGES = $(BUILD_PACKAGES) dbus-daemon python3-dbus python3-dbusmock gpsd gpsd-clients gpsbabel libjs-leaflet glewlwyd sqlite3 openssl
 TEST_PACKAGES = $(DEMO_PACKAGES) mosquitto mosquitto-clients systemd bluez python3-gps socat \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium debootstrap e2fsprogs groff-base
 PACKAGE_PACKAGES = $(BUILD_PACKAGES) dpkg-dev debootstrap qemu-user-static binfmt-support lintian

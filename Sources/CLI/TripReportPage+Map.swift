@@ -139,3 +139,42 @@ extension TripReportPage {
         return out + "\""
     }
 }
+
+extension TripReportPage {
+    /// Satellites used and the horizontal error estimate, where the receiver gave them.
+    var fixQuality: String {
+        let height = 120.0
+        let series: [(id: String, label: String, values: [(Double, Double)])] = [
+            ("satellites-path", "satellites used", report.points.compactMap { point in point.satellites.map { (point.time, Double($0)) } }),
+            ("eph-path", "horizontal error (m)", report.points.compactMap { point in point.eph.map { (point.time, $0) } }),
+        ].filter { !$0.values.isEmpty }
+        guard !series.isEmpty else { return "<p>The receiver gave no satellite count or error estimate.</p>" }
+        return series.map { series in
+            let values = series.values.map(\.1)
+            let (low, high) = (min(values.min()!, 0), max(values.max()!, 1))
+            func y(_ value: Double) -> Double { 10 + (high - value) / (high - low) * (height - 24) }
+            let path = series.values.map { "\(Self.number(x($0.0))),\(Self.number(y($0.1)))" }.joined(separator: " ")
+            return """
+                <figure><figcaption>\(series.label), \(Self.number(values.min()!)) to \(Self.number(values.max()!))</figcaption>
+                <svg class="quality" width="\(Int(Self.width))" height="\(Int(height))"><polyline id="\(series.id)" class="sensor-path" data-points="\(series.values.count)" points="\(path)"/></svg></figure>
+                """
+        }.joined()
+    }
+
+    /// Each position and reading of the trip at its time: its sample
+    /// acknowledged by the backend (green) or still queued (grey).
+    var uploadTimeline: String {
+        let height = 36.0
+        let samples = (report.points.compactMap { point in point.seq.map { (point.time, $0) } }
+            + report.readings.compactMap { reading in reading.seq.map { (reading.time, $0) } })
+        let queued = samples.filter { report.queuedSeqs.contains($0.1) }.count
+        let ticks = samples.map { time, seq in
+            let x = Self.number(x(time))
+            return #"<line x1="\#(x)" x2="\#(x)" y1="6" y2="\#(Int(height) - 6)" stroke="\#(report.queuedSeqs.contains(seq) ? "gray" : "green")"/>"#
+        }.joined()
+        return """
+            <svg id="uploads-timeline" width="\(Int(Self.width))" height="\(Int(height))" role="img" aria-label="uploads" data-queued="\(queued)" data-acknowledged="\(samples.count - queued)">\(ticks)</svg>
+            <p class="legend"><span style="background:green"></span>acknowledged<span style="background:gray"></span>queued</p>
+            """
+    }
+}

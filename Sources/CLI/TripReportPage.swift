@@ -64,6 +64,10 @@ struct TripReportPage {
             <h2>Vehicle beacon RSSI</h2>
             \(rssi)
             \(sensors)
+            <h2>Fix quality</h2>
+            \(fixQuality)
+            <h2>Uploads</h2>
+            \(uploadTimeline)
             <h2>Events</h2>
             \(events)
             <h2>Samples</h2>

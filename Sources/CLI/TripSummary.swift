@@ -43,9 +43,10 @@ struct TripSummary {
         (uploaded, pending) = (report.uploads.acknowledged, report.uploads.queued)
     }
 
-    /// km/h at each position: from the latest position at least a second
-    /// before it (the first positions take the first such speed), so that a
-    /// 10 Hz receiver's jitter does not read as speed.
+    /// km/h at each position: the receiver's own where it gave one, else
+    /// from the latest position at least a second before it (the first
+    /// positions take the first such speed), so that a 10 Hz receiver's
+    /// jitter does not read as speed.
     static func speeds(_ points: [TripPoint]) -> [Double] {
         var speeds = [Double?](repeating: nil, count: points.count)
         var back = 0
@@ -55,7 +56,7 @@ struct TripSummary {
             if back < index, seconds >= 1 { speeds[index] = points[back].distance(to: points[index]) / seconds * 3.6 }
         }
         let first = speeds.lazy.compactMap { $0 }.first ?? 0
-        return speeds.map { $0 ?? first }
+        return zip(points, speeds).map { point, derived in point.speed.map { $0 * 3.6 } ?? derived ?? first }
     }
 
     var beaconLine: String {

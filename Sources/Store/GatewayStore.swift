@@ -42,6 +42,7 @@ public struct GatewayStore: Sendable {
         Migration(10, RecordingStore.readingSchema, compatible: true),
         Migration(11, RecordingStore.bootSchema, compatible: true),
         Migration(12, eventBootSchema, compatible: true),
+        Migration(13, RecordingStore.qualitySchema, compatible: true),
     ]
 
     /// An event stamped before the clock could be trusted keeps its boot

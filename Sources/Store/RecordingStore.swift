@@ -52,6 +52,16 @@ package struct RecordingStore: Sendable {
         ALTER TABLE trip_point ADD COLUMN time_source TEXT;
         """
 
+    /// The receiver's speed and fix quality at each position, and each
+    /// position's and reading's sample, to tell the queued from the acknowledged.
+    package static let qualitySchema = """
+        ALTER TABLE trip_point ADD COLUMN speed REAL;
+        ALTER TABLE trip_point ADD COLUMN satellites INTEGER;
+        ALTER TABLE trip_point ADD COLUMN eph REAL;
+        ALTER TABLE trip_point ADD COLUMN seq INTEGER;
+        ALTER TABLE trip_reading ADD COLUMN seq INTEGER;
+        """
+
     /// Times taken before the clock was trusted keep their boot and
     /// boot-clock reading, so that they move with the samples once it is
     /// (`restamp`); both are cleared then. A point dated by the receiver's
@@ -97,20 +107,21 @@ package struct RecordingStore: Sendable {
         }
         guard !counts.isEmpty else { return }
         let point = try connection.prepare("""
-            INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO trip_point (trip_id, time, lat, lon, alt, time_source, boot_id, boot_time, speed, satellites, eph, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value, boot_id, boot_time) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        for sample in samples {
+        let reading = try connection.prepare("INSERT INTO trip_reading (trip_id, time, source, quantity, value, boot_id, boot_time, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        for (sample, seq) in zip(samples, seqs) {
             let boot = sample.timeSource == .unsynced ? sample.boot : nil
             let bootID = boot.map { SQLValue.text($0.id) } ?? .null
             if let p = TripPoint(sample) {
                 // Dated by the sample's stamp, it moves with it; by the receiver's own time, it stays.
                 let bootTime = boot.flatMap { p.time == sample.time ? SQLValue.real($0.time) : nil } ?? .null
                 try point.run([.text(p.tripID), .real(p.time), .real(p.lat), .real(p.lon), p.alt.map { .real($0) } ?? .null, .text(sample.timeSource.rawValue),
-                               bootID, bootTime])
+                               bootID, bootTime] + p.quality + [.integer(seq)])
             }
             for r in TripReading.readings(of: sample) {
-                try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value), bootID, boot.map { .real($0.time) } ?? .null])
+                try reading.run([.text(r.tripID), .real(r.time), .text(r.source), .text(r.quantity), .real(r.value), bootID, boot.map { .real($0.time) } ?? .null,
+                                 .integer(seq)])
             }
         }
         for (tripID, count) in counts {
@@ -121,8 +132,9 @@ package struct RecordingStore: Sendable {
 
     package func readings(of tripID: TripID) throws -> [TripReading] {
         try database.read { connection in
-            try connection.rows("SELECT trip_id, time, source, quantity, value FROM trip_reading WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
-                TripReading(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), source: row.text(2) ?? "", quantity: row.text(3) ?? "", value: row.real(4))
+            try connection.rows("SELECT trip_id, time, source, quantity, value, seq FROM trip_reading WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
+                TripReading(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), source: row.text(2) ?? "", quantity: row.text(3) ?? "", value: row.real(4),
+                            seq: row.isNull(5) ? nil : row.integer(5))
             }
         }
     }
@@ -130,17 +142,19 @@ package struct RecordingStore: Sendable {
     package func addPoints(_ points: [TripPoint]) throws {
         guard !points.isEmpty else { return }
         try database.write { connection in
-            let insert = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt) VALUES (?, ?, ?, ?, ?)")
+            let insert = try connection.prepare("INSERT INTO trip_point (trip_id, time, lat, lon, alt, speed, satellites, eph) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for point in points {
-                try insert.run([.text(point.tripID), .real(point.time), .real(point.lat), .real(point.lon), point.alt.map { .real($0) } ?? .null])
+                try insert.run([.text(point.tripID), .real(point.time), .real(point.lat), .real(point.lon), point.alt.map { .real($0) } ?? .null] + point.quality)
             }
         }
     }
 
     package func points(of tripID: TripID) throws -> [TripPoint] {
         try database.read { connection in
-            try connection.rows("SELECT trip_id, time, lat, lon, alt FROM trip_point WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
-                TripPoint(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4))
+            try connection.rows("SELECT trip_id, time, lat, lon, alt, speed, satellites, eph, seq FROM trip_point WHERE trip_id = ? ORDER BY time", [.text(tripID)]) { row in
+                TripPoint(tripID: TripID(rawValue: row.text(0) ?? ""), time: row.real(1), lat: row.real(2), lon: row.real(3), alt: row.isNull(4) ? nil : row.real(4),
+                          speed: row.isNull(5) ? nil : row.real(5), satellites: row.isNull(6) ? nil : Int(row.integer(6)), eph: row.isNull(7) ? nil : row.real(7),
+                          seq: row.isNull(8) ? nil : row.integer(8))
             }
         }
     }

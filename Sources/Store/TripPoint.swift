@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Storage
 package import Telemetry
 package import Vocabulary
 
@@ -10,6 +11,13 @@ package struct TripPoint: Sendable, Equatable {
     package var lat: Double
     package var lon: Double
     package var alt: Double?
+    /// The receiver's own speed (m/s), satellites used and horizontal error
+    /// estimate (m, gpsd's `eph`), where it gave them.
+    package var speed: Double? = nil
+    package var satellites: Int? = nil
+    package var eph: Double? = nil
+    /// The outbox sequence number of the fix; nil in a store older than the column.
+    package var seq: Int64? = nil
 
     /// Great-circle distance in metres (haversine on the WGS84 mean radius).
     package func distance(to other: TripPoint) -> Double {
@@ -33,6 +41,18 @@ extension TripPoint {
     /// time where it sent one.
     package init?(_ sample: Sample) {
         guard case .fix(let fix) = sample.payload, let tripID = sample.tripID, let lat = fix.lat, let lon = fix.lon else { return nil }
-        self.init(tripID: tripID, time: fix.time ?? sample.time, lat: lat, lon: lon, alt: fix.altMSL)
+        // Clamped: a receiver's figures are outside input.
+        self.init(tripID: tripID, time: fix.time ?? sample.time, lat: lat, lon: lon, alt: fix.altMSL,
+                  speed: fix.speed.flatMap { $0.isFinite ? min(max($0, 0), 1000) : nil },
+                  satellites: fix.satellitesUsed.map { min(max($0, 0), 255) },
+                  // No receiver's error is zero: that is an HDOP it did not have (gpsbabel writes 0.0).
+                  eph: fix.eph.flatMap { $0.isFinite && $0 > 0 ? min($0, 100_000) : nil })
+    }
+}
+
+extension TripPoint {
+    /// Speed, satellites and eph as the columns of the same names take them.
+    var quality: [SQLValue] {
+        [speed.map { .real($0) } ?? .null, satellites.map { .integer(Int64($0)) } ?? .null, eph.map { .real($0) } ?? .null]
     }
 }

@@ -13,9 +13,11 @@ package struct TripReading: Sendable, Equatable {
     /// `rssi`, or a `Quantity`'s name.
     package var quantity: String
     package var value: Double
+    /// The outbox sequence number of the sample it came from; nil in a store older than the column.
+    package var seq: Int64?
 
-    package init(tripID: TripID, time: Double, source: String, quantity: String, value: Double) {
-        (self.tripID, self.time, self.source, self.quantity, self.value) = (tripID, time, source, quantity, value)
+    package init(tripID: TripID, time: Double, source: String, quantity: String, value: Double, seq: Int64? = nil) {
+        (self.tripID, self.time, self.source, self.quantity, self.value, self.seq) = (tripID, time, source, quantity, value, seq)
     }
 
     /// A sample's values: a beacon's RSSI, a sensor's quantities.

@@ -25,6 +25,8 @@ package struct TripReport: Sendable {
     /// Positions and readings by the source of their time (`gnss`, `ntp`, `unsynced`).
     package var timeSources: [String: Int]
     package var uploads: Uploads
+    /// The sequence numbers of the trip's samples still in the outbox.
+    package var queuedSeqs: Set<Int64>
     package var sensorLabels: SensorLabels
     package var beaconLostTimeout: Double
     /// At most one beacon sample per this many seconds (`BeaconInterval`).
@@ -36,13 +38,14 @@ package struct TripReport: Sendable {
         guard let trip = try recordings.trips().first(where: { $0.id == tripID }) else { return nil }
         let start = trip.start.timeIntervalSince1970
         let end = trip.end?.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude / 2
-        let (uploads, timeSources) = try store.database.read { connection in
+        let (uploads, timeSources, queuedSeqs) = try store.database.read { connection in
             var uploads = Uploads()
             let row = try connection.rows("SELECT samples, first_seq, last_seq FROM trip WHERE id = ?", [.text(tripID)]) {
                 ($0.integer(0), $0.isNull(1) ? nil : $0.integer(1), $0.isNull(2) ? nil : $0.integer(2))
             }.first
             uploads.recorded = Int(row?.0 ?? 0)
             uploads.queued = Int(try connection.scalar("SELECT count(*) FROM outbox WHERE trip_id = ?", [.text(tripID)])?.integer ?? 0)
+            let queuedSeqs = Set(try connection.rows("SELECT seq FROM outbox WHERE trip_id = ?", [.text(tripID)]) { $0.integer(0) })
             if let first = row?.1, let last = row?.2 {
                 // Whole batches are dead-lettered or dropped: the overlap of their ranges with the trip's.
                 func overlap(_ table: String) -> String {
@@ -57,11 +60,11 @@ package struct TripReport: Sendable {
             for (source, count) in try connection.rows("SELECT coalesce(time_source, 'unknown'), count(*) FROM trip_point WHERE trip_id = ? GROUP BY 1", [.text(tripID)], { ($0.text(0) ?? "unknown", Int($0.integer(1))) }) {
                 sources[source, default: 0] += count
             }
-            return (uploads, sources)
+            return (uploads, sources, queuedSeqs)
         }
         return TripReport(
             trip: trip, points: try recordings.points(of: tripID), readings: try recordings.readings(of: tripID),
-            events: try store.events(from: start - 300, to: end + 300), timeSources: timeSources, uploads: uploads,
+            events: try store.events(from: start - 300, to: end + 300), timeSources: timeSources, uploads: uploads, queuedSeqs: queuedSeqs,
             sensorLabels: try PairingStore(database: store.database).sensorLabels(), beaconLostTimeout: beaconLostTimeout,
             beaconInterval: beaconInterval)
     }

@@ -59,6 +59,8 @@ struct DemoTests {
         #expect(output.contains("cleaned up: every process the demo started has exited"))
         #expect(output.contains("report    \(work.file("trip.html"))"))
         let page = try Self.checkInBrowser(work.file("trip.html"), fixes: 66, in: work, screenshot: "trip-report.png")
+        // It all uploaded: every position and reading acknowledged, none queued.
+        #expect(Self.attribute("data-queued", in: page.dom) == "0" && (Int(Self.attribute("data-acknowledged", in: page.dom) ?? "") ?? 0) > 100, "\(page.dom.suffix(3000))")
         // The beacon's RSSI wanders, and the cabin's tag has charts of its own.
         #expect(Set(Self.values(of: "rssi-path", in: page.dom)).count >= 5, "a flat RSSI line")
         #expect(page.dom.components(separatedBy: "class=\"sensor-path\"").count - 1 >= 3, "the tag's charts")
