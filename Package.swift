@@ -211,6 +211,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["Advertisements", "Basics", "BlueZ", "BluetoothKernel", "CLI", "Capture", "Cipher", "Command", "Config", "Control", "DBus", "Daemon", "Location", "Pairings", "PeerHarness", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary", "Radio", "Run"],
+            exclude: ["Screenshots"],
             swiftSettings: strict
         ),
     ],
