@@ -103,12 +103,9 @@ struct BlueZScannerTests {
     /// taken for absent: no signal would say it has caught up, so it is asked
     /// again on the clock, and scanning starts once it answers.
     @Test func aBluetoothdThatLetsTheCallTimeOutIsAskedAgainUntilItAnswers() async throws {
-        let rig = try await BlueZTestRig()
+        let (rig, clock, documented) = try await BlueZTestRig.activeOnTestClock()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        let clock = TestClock()
-        var options = ScannerOptions.documented
-        options.mode = .active
+        var options = documented
         options.answerTimeout = .milliseconds(300)
         let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
         let events = scanner.events
@@ -203,12 +200,9 @@ struct BlueZScannerTests {
     }
 
     @Test func theWatchdogClimbsItsLadderToANeededPowerCycleThenProbesSlowerUntilAdvertsReturn() async throws {
-        let rig = try await BlueZTestRig()
+        let (rig, clock, documented) = try await BlueZTestRig.activeOnTestClock()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        let clock = TestClock()
-        var options = ScannerOptions.documented
-        options.mode = .active
+        var options = documented
         options.watchdog = .seconds(60)
         options.deviceExpiry = .seconds(3600)
         // One soft rfkill block to lift, as `rfkill unblock` would.

@@ -17,12 +17,9 @@ struct ScanModeTests {
                                          0xb0, 0x60, 0xd0, 0xf5, 0xa7, 0x10, 0x96, 0xe0, 0x00, 0x64, 0x00, 0x00, 0xc5]
 
     @Test func discoveryIsCycledOnTheClockWhileAdvertsKeepComing() async throws {
-        let rig = try await BlueZTestRig()
+        let (rig, clock, documented) = try await BlueZTestRig.activeOnTestClock()
         defer { rig.stop() }
-        try await rig.addAdapter()
-        let clock = TestClock()
-        var options = ScannerOptions.documented
-        options.mode = .active
+        var options = documented
         options.cycle = .seconds(5)
         options.watchdog = .seconds(60)
         options.deviceExpiry = .seconds(3600)

@@ -53,12 +53,12 @@ struct ReplayTests {
         #expect((8...9).contains(samples["beacon"] ?? 0) && (80...120).contains(samples["fix"] ?? 0), "\(samples)")
         #expect(samples["event"] == 2, "the trip's start and end")
 
-        // The replayed trip has its report: a track point per fix, an RSSI point per beacon sample.
+        // The replayed trip has its report: a speed point per fix, an RSSI point per beacon sample.
         let report = try ChildProcess(try WaymarkBinary.path, ["--data-dir", work.file("first"), "report", "--out", work.file("replayed.html")],
                                       aptPackage: "(built by swift build)", logPath: work.file("report.log"))
         #expect(try report.wait(timeout: 60) == 0, "\(report.output)")
         let html = try String(contentsOfFile: work.file("replayed.html"), encoding: .utf8)
-        #expect(html.contains(#"id="track-path" data-points="\#(samples["fix"] ?? -1)""#) && html.contains(#"id="rssi-path" data-points="\#(samples["beacon"] ?? -1)""#))
+        #expect(html.contains(#"id="speed-path" data-points="\#(samples["fix"] ?? -1)""#) && html.contains(#"id="rssi-path" data-points="\#(samples["beacon"] ?? -1)""#))
     }
 
     @Test func anotherBeaconLostTimeoutChangesWhatTheSameDriveRecords() throws {

@@ -1,4 +1,5 @@
 import Basics
+@testable import CLI
 import Foundation
 import PeerHarness
 import Storage
@@ -59,6 +60,22 @@ struct TripReportBrowserTests {
         // The beacon's unheard minute is shaded; the summary has the figures.
         #expect(page.dom.contains("class=\"unheard\""))
         #expect(page.dom.contains("beacon heard 90 % of the trip, longest gap 1 min 10 s"), "\(page.dom.prefix(4000))")
+    }
+
+    /// Without libjs-leaflet the track is SVG, with a scale bar, and the page still loads cleanly.
+    @Test func withoutLeafletTheTrackIsDrawnAsSVGWithAScaleBar() throws {
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        let data = try Self.store(minutes: 10, in: work)
+        let store = try GatewayStore(path: data + "/waymark.db")
+        let report = try #require(try TripReport.gather(store, tripID: "trip-1", beaconLostTimeout: 120, beaconInterval: 10))
+        #expect(MapAssets.installed(in: work.file("no-leaflet")) == nil)
+        let html = TripReportPage(report: report, written: 1_796_001_000, map: nil, tiles: ReportCommand.openStreetMap).html
+        #expect(html.contains(#"id="scale-bar""#) && !html.contains("L.map("), "\(html.prefix(2000))")
+        try html.write(toFile: work.file("svg.html"), atomically: true, encoding: .utf8)
+        let page = try Chromium.load(work.file("svg.html"), directory: work)
+        #expect(page.console.isEmpty, "\(page.console)")
+        #expect(DemoTests.points(of: "track-path", in: page.dom) == 600)
     }
 
     @Test func reportAllWritesAReportPerTripAndAnIndexLinkingThem() throws {
