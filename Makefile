@@ -106,7 +106,7 @@ demo-build: deps-demo
 	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "building waymark and the demo (swift build)" $(SWIFT) build --product waymark-demo
 	@STEP_LOG=/tmp/waymark-build.log Tests/step.sh "linking waymark" $(SWIFT) build --product waymark
 
-# Only the real-BlueZ VM test (about nine minutes under software emulation);
+# Only the real-BlueZ VM test (about 13 minutes under software emulation);
 # `make test` runs it after the rest, alone.
 test-vm: deps
 	$(SWIFT) build --build-tests

@@ -4,7 +4,7 @@
 # real-BlueZ VM's, one at a time (the million-input fuzz loops would
 # otherwise take both cores from the tests that time real peers), then the
 # suites that boot the VM (RealBlueZTests and VirtualControllerTests: about
-# 9 minutes of an emulated machine), alone. The virtual Pi and the power
+# 14 minutes of an emulated machine), alone. The virtual Pi and the power
 # cuts are `make test-pi` and `make test-power`.
 set -u
 bundle="$(${SWIFT:-swift} build --show-bin-path)/WaymarkPackageTests.xctest"

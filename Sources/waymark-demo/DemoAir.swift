@@ -54,8 +54,6 @@ final class DemoAir: Sendable {
     /// The driver walks away: the beacon fades out and goes quiet.
     func leave() { beacon.withLock { if $0 != .gone { $0 = .leaving } } }
 
-    var beaconGone: Bool { beacon.withLock { $0 == .gone } }
-
     func stop() { tasks.withLock { $0.forEach { $0.cancel() } } }
 
     private static let ibeacon = DBusDictEntry(.uint16(0x004C), .variant(.bytes([
@@ -73,8 +71,12 @@ final class DemoAir: Sendable {
         let humidity = int16(Int(((48.0 - 0.01 * Double(second)) / 0.0025).rounded()))
         let pressure = int16(101_325 - 50_000)
         let power = int16((2950 - 1600) << 5 | (4 + 40) / 2)
-        let payload: [UInt8] = [0x05] + temperature + humidity + pressure + int16(0) + int16(0) + int16(1000) + power
-            + [UInt8(second % 256)] + int16(second % 65_535) + [0xD7, 0xE1, 0x5A, 0x20, 0x11, 0xC4]
+        let acceleration: [[UInt8]] = [int16(0), int16(0), int16(1000)]
+        var payload: [UInt8] = [0x05]
+        for field in [temperature, humidity, pressure] + acceleration + [power, [UInt8(second % 256)], int16(second % 65_535)] {
+            payload += field
+        }
+        payload += [0xD7, 0xE1, 0x5A, 0x20, 0x11, 0xC4]
         return DBusDictEntry(.uint16(0x0499), .variant(.bytes(payload)))
     }
 }
