@@ -81,7 +81,8 @@ Architecture: $arch
 Maintainer: Waymark team <team@waymark.invalid>
 Installed-Size: $size
 Depends: $shlibs, systemd, dbus, bluez, init-system-helpers (>= 1.52)
-Recommends: gpsd, libjs-leaflet
+Recommends: gpsd
+Suggests: libjs-leaflet
 Section: net
 Priority: optional
 Description: vehicle gateway: BLE beacon and GPS trip recorder
