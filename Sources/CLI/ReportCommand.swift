@@ -24,11 +24,12 @@ package enum ReportCommand {
 
     static func report(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = Configuration.load(for: invocation) else { return .config }
-        let tiles = invocation.values["--tiles"] ?? openStreetMap
-        guard tiles == "none" || Self.isTileTemplate(tiles) else {
+        let option = invocation.values["--tiles"] ?? openStreetMap
+        guard option == "none" || Self.isTileTemplate(option) else {
             Log.error("report: --tiles must be an http(s) URL holding {z}, {x} and {y}, or none")
             return .usage
         }
+        let tiles = option == "none" ? nil : option
         if invocation.flag("--all") {
             guard invocation.values["--trip"] == nil, let directory = invocation.values["--out"], directory != "-" else {
                 Log.error("report: --all writes a directory: give it with --out DIR, without --trip")
@@ -50,7 +51,7 @@ package enum ReportCommand {
             Log.error("report: \(error)")
             return .ioError
         }
-        let html = TripReportPage(report: report, written: Date().timeIntervalSince1970, map: MapAssets.installed(), tiles: tiles == "none" ? nil : tiles).html
+        let html = TripReportPage(report: report, written: Date().timeIntervalSince1970, map: MapAssets.installed(), tiles: tiles).html
         guard let path = invocation.values["--out"] else {
             print(html, terminator: "")
             return .ok
@@ -59,7 +60,7 @@ package enum ReportCommand {
     }
 
     /// A report per trip in `directory` (made if missing, mode 0700), and an index linking them.
-    static func all(_ invocation: Invocation, _ configuration: Configuration, to directory: String, tiles: String) -> ExitCode {
+    static func all(_ invocation: Invocation, _ configuration: Configuration, to directory: String, tiles: String?) -> ExitCode {
         let store: GatewayStore
         do { store = try StoreAccess.existing(invocation, for: "report", absent: "nothing is recorded yet") } catch { return error }
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
@@ -71,7 +72,7 @@ package enum ReportCommand {
         do {
             for trip in try RecordingStore(database: store.database).trips() {
                 guard let report = try gather(store, trip.id, configuration) else { continue }
-                let html = TripReportPage(report: report, written: Date().timeIntervalSince1970, map: map, tiles: tiles == "none" ? nil : tiles).html
+                let html = TripReportPage(report: report, written: Date().timeIntervalSince1970, map: map, tiles: tiles).html
                 let status = PrivateFile.output(html, to: directory + "/" + TripIndexPage.file(of: trip.id), invocation, saying: "report: \(trip.id) written")
                 guard status == .ok else { return status }
                 reports.append(report)

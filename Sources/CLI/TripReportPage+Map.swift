@@ -11,16 +11,13 @@ extension TripReportPage {
         (10, "#1565c0", "under 10 km/h"), (30, "#2e7d32", "10–30"), (60, "#ef6c00", "30–60"), (.infinity, "#c62828", "over 60"),
     ]
 
-    static func colour(speed: Double) -> String { speedBands.first { speed < $0.below }?.colour ?? "#c62828" }
-
     /// The map: Leaflet with the track in segments coloured by speed, the
     /// events as markers on it, a scale bar, and the tiles when they load.
     /// The script marks the page (`data-track-points`, `data-tiles-loaded`)
     /// once drawn, for tests.
     var leafletMap: String {
         let points = report.points
-        let speeds = TripSummary.speeds(points)
-        let track = zip(points, speeds).map { point, speed in
+        let track = zip(points, summary.speeds).map { point, speed in
             "[\(Self.coordinate(point.lat)),\(Self.coordinate(point.lon)),\(Self.number(speed))]"
         }.joined(separator: ",")
         let markers = mapEvents.map { event in
@@ -89,7 +86,7 @@ extension TripReportPage {
     /// Speed on the timelines' axis, from the positions.
     var speed: String {
         let height = 140.0
-        let speeds = TripSummary.speeds(report.points)
+        let speeds = summary.speeds
         let high = max(speeds.max() ?? 0, 10)
         func y(_ value: Double) -> Double { 10 + (high - value) / high * (height - 24) }
         let path = zip(report.points, speeds).map { "\(Self.number(x($0.time))),\(Self.number(y($1)))" }.joined(separator: " ")

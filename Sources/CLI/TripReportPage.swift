@@ -21,12 +21,15 @@ struct TripReportPage {
     var map: MapAssets?
     /// The tiles' URL template; nil for none.
     var tiles: String?
-    /// The time axis every timeline shares (`Self.span(of:)`), worked out once.
+    /// The time axis every timeline shares (`Self.span(of:)`), and the
+    /// summary's figures and speeds, each worked out once.
     let span: (from: Double, to: Double)
+    let summary: TripSummary
 
     init(report: TripReport, written: Double, map: MapAssets? = nil, tiles: String? = nil) {
         (self.report, self.written, self.map, self.tiles) = (report, written, map, tiles)
         span = Self.span(of: report)
+        summary = TripSummary(report)
     }
 
     static let width = 800.0
@@ -55,7 +58,7 @@ struct TripReportPage {
             </style>\(map.map { "<style>\($0.style)</style>" } ?? "")</head><body>
             <h1>Trip \(trip.id.rawValue.markupEscaped)</h1>
             <p class="facts">\(Self.clock(start)) to \(end.map(Self.clock) ?? "still open")\(trip.endReason.map { " · ended: " + $0.markupEscaped } ?? "")</p>
-            <p id="summary"\(report.points.first.map { #" data-fixes="\#($0.time),\#(report.points.last!.time)""# } ?? "")>\(TripSummary(report).line.markupEscaped)</p>
+            <p id="summary"\(report.points.first.map { #" data-fixes="\#($0.time),\#(report.points.last!.time)""# } ?? "")>\(summary.line.markupEscaped)</p>
             <h2>Track</h2>
             \(map == nil ? track : leafletMap)
             <p class="legend">Speed:\(Self.speedBands.map { #"<span style="background:\#($0.colour)"></span>\#($0.label)"# }.joined())</p>
@@ -145,7 +148,7 @@ struct TripReportPage {
         if let end = report.trip.end?.timeIntervalSince1970 {
             marks += #"<line class="trip-bound" id="trip-end" x1="\#(Self.number(x(end)))" x2="\#(Self.number(x(end)))" y1="0" y2="\#(Int(height))"><title>trip end \#(Self.clock(end))</title></line>"#
         }
-        for period in TripSummary(report).unheard {
+        for period in summary.unheard {
             let (x0, x1) = (x(period.from), x(period.to))
             marks += #"<rect class="unheard" x="\#(Self.number(x0))" y="0" width="\#(Self.number(max(1, x1 - x0)))" height="\#(Int(height))"><title>beacon unheard \#(Self.clock(period.from)) to \#(Self.clock(period.to))</title></rect>"#
         }

@@ -22,6 +22,8 @@ struct TripSummary {
     let longestBeaconGap: Double
     let uploaded: Int
     let pending: Int
+    /// km/h at each position (`speeds(_:)`).
+    let speeds: [Double]
 
     init(_ report: TripReport) {
         let trip = report.trip
@@ -30,7 +32,8 @@ struct TripSummary {
         duration = end.map { max(0, $0 - start) }
         distance = trip.distanceMeters
         averageSpeed = duration.flatMap { $0 > 0 ? trip.distanceMeters / $0 * 3.6 : nil }
-        topSpeed = report.points.count > 1 ? Self.speeds(report.points).max() : nil
+        speeds = Self.speeds(report.points)
+        topSpeed = report.points.count > 1 ? speeds.max() : nil
         let beacon = report.readings.filter { $0.source == "beacon" && $0.quantity == "rssi" }.map(\.time)
         let until = end ?? max(beacon.last ?? start, report.points.last?.time ?? start)
         let marks = [start] + beacon.filter { $0 >= start && $0 <= until } + [until]
