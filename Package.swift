@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["BlueZ", "Config", "Daemon", "Pairings", "PeerHarness", "Recorder", "Recording", "Storage", "Store", "Telemetry", "Upload", "Vocabulary", "Run"], swiftSettings: strict),
         .testTarget(name: "PeersTests", dependencies: ["PeerHarness"], swiftSettings: strict),
         .testTarget(name: "HostTests", dependencies: ["Host", "DBus", "PeerHarness"], swiftSettings: strict),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "DBus", "Vocabulary", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "DBus", "Radio", "Vocabulary", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CommandTests", dependencies: ["Command"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary", "Run"], swiftSettings: strict),

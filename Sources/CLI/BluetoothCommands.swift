@@ -24,6 +24,7 @@ package enum BluetoothCommands {
         CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
             OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
             OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
+            OptionSpec(name: "--radio", help: "scan with the radio even while the daemon scans (a discovery of its own beside the daemon's changes what the daemon hears)"),
         ], run: scan),
         CommandSpec(name: "pair", summary: "Pair the vehicle beacon or a sensor tag, by identity.", options: [
             OptionSpec(name: "--role", valueName: "vehicle|sensor", help: "what the device is (default vehicle)"),
@@ -102,7 +103,7 @@ package enum BluetoothCommands {
         var writeLine: (@Sendable (Sighting) -> Void)?
         if !live { writeLine = { sighting in Self.printLine(DecodedSighting(sighting, paired: paired), json: json) } }
         let session: ScanSession
-        do { session = try await ScanSession.start(configuration, onSighting: writeLine) } catch {
+        do { session = try await ScanSession.start(configuration, besideDaemon: !invocation.flag("--radio"), onSighting: writeLine) } catch {
             Log.error("\(error)")
             return .unavailable
         }

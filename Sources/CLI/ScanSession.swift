@@ -7,10 +7,15 @@ import Logging
 package import Radio
 import Vocabulary
 
-/// A scanner on the system bus for the CLI's `scan` and `pair`.
+/// What the CLI's `scan` and `pair` hear: the running daemon's sightings
+/// where it scans in a mode that hears every device, else a scanner of
+/// their own on the system bus.
 package struct ScanSession {
     package let connection: DBusConnection
-    package let scanner: BlueZScanner<ContinuousClock>
+    /// The scanner of this process's own; nil while hearing through the daemon.
+    package let scanner: BlueZScanner<ContinuousClock>?
+    /// The daemon's sightings, when they are what is heard.
+    let daemon: DaemonSightings?
 
     package enum Failure: Error, CustomStringConvertible {
         case unavailable(BluetoothState)
@@ -25,11 +30,19 @@ package struct ScanSession {
         }
     }
 
-    /// With `onSighting`, each sighting goes to it on the scanner's queue as
+    /// With `onSighting`, each sighting goes to it on the receiving queue as
     /// it arrives (no task hop, none dropped), and `sightings` stays empty.
-    package static func start(_ configuration: Configuration, onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
+    /// With `besideDaemon`, the running daemon's sightings are used where it
+    /// scans (see `DaemonSightings`); else, and with no daemon scanning, the
+    /// radio is scanned directly.
+    package static func start(_ configuration: Configuration, besideDaemon: Bool = true,
+                              onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
+        if besideDaemon, let daemon = await DaemonSightings.start(on: connection, onSighting: onSighting) {
+            Log.notice("scanning through the daemon, in its \(daemon.reception.mode) mode (\(daemon.reception.reason)): what it hears, with no discovery of this command's own")
+            return ScanSession(connection: connection, scanner: nil, daemon: daemon)
+        }
         // Cycled every second, so every device in range is listed about once a second.
         let options = configuration.bluetooth.scannerOptions(cycle: .seconds(1))
         // A scan shows everything it hears: every device is of interest, none is shed.
@@ -50,23 +63,39 @@ package struct ScanSession {
         if let reception = await scanner.reception {
             Log.notice("scanning in \(reception.mode.rawValue) mode (\(reception.reason))")
         }
-        return ScanSession(connection: connection, scanner: scanner)
+        return ScanSession(connection: connection, scanner: scanner, daemon: nil)
     }
 
     package func stop() async {
-        let (cycles, malformed) = (await scanner.cycles, await scanner.malformedManagementEvents)
-        Log.info("scan: \(cycles.summary); \(malformed) malformed management events")
-        await scanner.stop()
+        if let scanner {
+            let (cycles, malformed) = (await scanner.cycles, await scanner.malformedManagementEvents)
+            Log.info("scan: \(cycles.summary); \(malformed) malformed management events")
+            await scanner.stop()
+        }
+        await daemon?.stop()
         connection.close()
+    }
+
+    /// Runs the scanner's loops, or waits for the daemon to leave, until stopped.
+    private func receive() async {
+        await scanner?.run()
+        await daemon?.run()
+    }
+
+    /// Ends what `receive` runs, and with it the sightings.
+    private func end() async {
+        await scanner?.stop()
+        await daemon?.stop()
     }
 
     /// Runs the scanner until `duration` passes (forever when nil), SIGINT
     /// or SIGTERM; for a session whose sightings go to its handler.
     package func run(for duration: Duration?) async {
-        let scanner = scanner
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await scanner.run() }
-            await Self.wait(for: duration)
+            group.addTask { await receive() }
+            group.addTask { await Self.wait(for: duration) }
+            // The time is up, or the daemon whose sightings these are stopped.
+            await group.next()
             group.cancelAll()
         }
     }
@@ -74,12 +103,12 @@ package struct ScanSession {
     /// Hands each sighting to `body` until `duration` passes (forever when
     /// nil), SIGINT or SIGTERM; then the scanner stops, which ends its stream.
     package func forEachSighting(for duration: Duration?, _ body: (Sighting) async -> Void) async {
-        let (source, scanner) = (scanner.sightings, scanner)
+        guard let source = scanner?.sightings ?? daemon?.sightings else { return }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await scanner.run() }
+            group.addTask { await receive() }
             group.addTask {
                 await Self.wait(for: duration)
-                await scanner.stop()
+                await end()
             }
             for await sighting in source { await body(sighting) }
             group.cancelAll()

@@ -22,7 +22,7 @@ package enum ControlInterface {
         }
     }
 
-    static func object(_ state: DaemonState) -> DBusObject {
+    static func object(_ state: DaemonState, feed: SightingFeed) -> DBusObject {
         DBusObject([
             DBusInterface(interface, methods: [
                 DBusMethod("Reload") { _ in
@@ -44,6 +44,14 @@ package enum ControlInterface {
                 DBusMethod("Health") { _ in
                     [await state.healthFacts().dbus]
                 },
+                DBusMethod("WatchSightings") { caller, _ in
+                    try feed.watch(caller)
+                    return []
+                },
+                DBusMethod("UnwatchSightings") { caller, _ in
+                    feed.unwatch(caller)
+                    return []
+                },
             ], properties: [
                 DBusProperty("Version", signature: "s") { .string(Waymark.version) },
                 DBusProperty("DeviceId", signature: "s") { .string(state.deviceID) },
@@ -63,7 +71,7 @@ package enum ControlInterface {
                     // Seconds since 1970; 0 before the first (or for a time before 1970).
                     .uint64(UInt64(exactly: max(0, BestEffort.read("the last upload", or: nil) { try state.outbox.status().lastSuccess } ?? 0).rounded(.down)) ?? 0)
                 },
-            ], signals: [DBusSignal("Event", signature: "ss")]),
+            ], signals: [DBusSignal("Event", signature: "ss"), DBusSignal(SightingSignal.member, signature: "a{sv}")]),
         ])
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 package import DBus
 import Lifecycle
 import Logging
@@ -9,15 +10,16 @@ package struct ControlInterfaceService: Service {
     let bus: DBusConnection
     /// What the interface's properties and methods read and change.
     let state: DaemonState
+    /// The sightings sent to the clients that watch them.
+    let feed: SightingFeed
 
-    package init(bus: DBusConnection, state: DaemonState) {
-        self.bus = bus
-        self.state = state
+    package init(bus: DBusConnection, state: DaemonState, feed: SightingFeed) {
+        (self.bus, self.state, self.feed) = (bus, state, feed)
     }
 
     package func start() async {
         do {
-            try bus.export(ControlInterface.object(state), at: ControlInterface.path)
+            try bus.export(ControlInterface.object(state, feed: feed), at: ControlInterface.path)
             try await bus.requestName(ControlInterface.busName)
         } catch {
             Log.warning("control interface not available on the system bus (\(error)); install the D-Bus policy from hardware/")
@@ -29,5 +31,6 @@ package struct ControlInterfaceService: Service {
     package func run() async {
         await waitUntilCancelled()
         bus.unexport(path: ControlInterface.path)
+        feed.close()
     }
 }

@@ -77,9 +77,10 @@ extension DBusConnection {
         return nil
     }
 
-    /// Emits a signal from `path`.
-    public func emit(path: String, interface: String, name: String, arguments: [DBusValue] = []) throws(DBusError) {
-        try send(DBusMessage.signal(path: path, interface: interface, name: name, arguments: arguments))
+    /// Emits a signal from `path`: to every connection whose match rules
+    /// take it, or with a `destination` to that one only.
+    public func emit(path: String, interface: String, name: String, arguments: [DBusValue] = [], to destination: String? = nil) throws(DBusError) {
+        try send(DBusMessage.signal(path: path, interface: interface, name: name, arguments: arguments, destination: destination))
     }
 
     // MARK: Pending calls

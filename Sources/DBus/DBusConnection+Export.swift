@@ -119,6 +119,11 @@ extension DBusConnection {
             guard call.signature == method.input else {
                 throw DBusError.remote(.invalidArgs, message: "\(member) takes (\(method.input)), not (\(call.signature))")
             }
+            if let callerHandler = method.callerHandler {
+                // The bus stamps every message it routes with its sender.
+                guard let caller = call.sender else { throw DBusError.remote(.accessDenied, message: "\(member) needs a caller on a bus") }
+                return try await callerHandler(caller, arguments)
+            }
             return try await method.handler(arguments)
         }
     }

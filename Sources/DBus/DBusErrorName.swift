@@ -18,5 +18,6 @@ public struct DBusErrorName: RawRepresentable, Sendable, Hashable, ExpressibleBy
     public static let unknownProperty: DBusErrorName = "org.freedesktop.DBus.Error.UnknownProperty"
     public static let propertyReadOnly: DBusErrorName = "org.freedesktop.DBus.Error.PropertyReadOnly"
     public static let invalidArgs: DBusErrorName = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let limitsExceeded: DBusErrorName = "org.freedesktop.DBus.Error.LimitsExceeded"
     public static let fileNotFound: DBusErrorName = "org.freedesktop.DBus.Error.FileNotFound"
 }

@@ -16,15 +16,18 @@ extension DBusMessage {
         return message
     }
 
-    /// A signal (`dbus_message_new_signal`).
+    /// A signal (`dbus_message_new_signal`); with a `destination`, the bus
+    /// routes it to that connection alone.
     public static func signal(
-        path: String, interface: String, name: String, arguments: [DBusValue] = []
+        path: String, interface: String, name: String, arguments: [DBusValue] = [], destination: String? = nil
     ) throws(DBusError) -> DBusMessage {
         try checkPath(path)
         try check(interface, dbus_validate_interface, "interface")
         try check(name, dbus_validate_member, "member")
+        if let destination { try check(destination, dbus_validate_bus_name, "bus name") }
         guard let raw = dbus_message_new_signal(path, interface, name) else { throw .outOfMemory }
         let message = DBusMessage(taking: raw)
+        if let destination, dbus_message_set_destination(raw, destination) == 0 { throw .outOfMemory }
         try DBusMarshal.appendAll(arguments, to: raw)
         return message
     }

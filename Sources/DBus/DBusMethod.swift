@@ -11,6 +11,9 @@ public struct DBusMethod: Sendable {
     /// (a monitor's `DeviceFound`). It gets the call itself; a caller that
     /// wants a reply gets an empty one.
     public var onLoop: (@Sendable (DBusMessage) -> Void)?
+    /// Set for a method that answers according to who calls: it gets the
+    /// caller's unique bus name (`:1.42`) with the arguments.
+    public var callerHandler: (@Sendable (_ caller: String, [DBusValue]) async throws -> [DBusValue])?
 
     /// A handler that throws `DBusError.remote` answers with that error name;
     /// any other error answers `org.freedesktop.DBus.Error.Failed`.
@@ -19,6 +22,12 @@ public struct DBusMethod: Sendable {
         self.input = input
         self.output = output
         self.handler = handler
+    }
+
+    /// A method whose handler gets the caller's unique name (see `callerHandler`).
+    public init(_ name: String, input: String = "", output: String = "", caller: @escaping @Sendable (String, [DBusValue]) async throws -> [DBusValue]) {
+        self.init(name, input: input, output: output, handler: { _ in [] })
+        self.callerHandler = caller
     }
 
     /// A method handled on the connection's loop (see `onLoop`): it must be

@@ -34,6 +34,8 @@ package actor RecorderService: Service {
     let samplesCommitted: @Sendable (_ samples: [Sample], _ urgency: UploadUrgency) async -> Void
     /// Told about every event as it is stored (the control interface's `Event` signal).
     let announced: @Sendable (Event) -> Void
+    /// Every sighting the scanner delivers, paired or not, on its queue (for `SightingFeed`).
+    let overheard: (@Sendable (Sighting) -> Void)?
 
     /// The recording rules and the one executor of what they decide; this
     /// actor carries out the effects only a daemon has.
@@ -73,8 +75,9 @@ package actor RecorderService: Service {
     package init(store: GatewayStore, settings: RecorderSettings, scanner: ScannerService, info: GatewayInfo, clock: any SystemClock = KernelClock(),
                  capture: CaptureTap? = nil,
                  isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void,
-                 announced: @escaping @Sendable (Event) -> Void = { _ in }) {
+                 announced: @escaping @Sendable (Event) -> Void = { _ in }, overheard: (@Sendable (Sighting) -> Void)? = nil) {
         self.store = store
+        self.overheard = overheard
         health = RadioHealthMeter(capture: capture)
         self.capture = capture
         self.scanner = scanner
@@ -202,10 +205,11 @@ package actor RecorderService: Service {
         let paired = PairedDevices(pairings)
         var options = settings.scanner
         options.monitorPatterns = paired.monitorPatterns
-        let (clock, observed, health, capture) = (stamper.clock, observed, health, capture)
+        let (clock, observed, health, capture, overheard) = (stamper.clock, observed, health, capture, overheard)
         options.onShed = { health.shed() }
         capture?.state(.running(true))
         await scanner.scan(options) { sighting in
+            overheard?(sighting)
             // Captured and observed at one reading, so that replay times it alike.
             let reading = capture.map { _ in clock.read() }
             let matched = paired.match(sighting, at: { reading?.boot ?? clock.boot() })

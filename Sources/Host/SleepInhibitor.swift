@@ -1,3 +1,4 @@
+import Basics
 package import DBus
 internal import Glibc
 import Lifecycle

@@ -143,17 +143,18 @@ enum CaptureCommands {
         guard let capture = CaptureTap.open(.file(out), configPath: invocation.configPath, store: store,
                                             failing: "record: %@ (a capture never replaces a file)") else { return .cannotCreate }
         let session: ScanSession
-        do { session = try await ScanSession.start(configuration) } catch {
+        // A capture is of the radio: what this machine's controller hears, in the mode it picks.
+        do { session = try await ScanSession.start(configuration, besideDaemon: false) } catch {
             Log.error("\(error)")
             capture.close()
             return .unavailable
         }
-        let adapter = await session.scanner.adapterName
+        let adapter = await session.scanner?.adapterName
         let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { line, gpsd in
             capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
         }
         capture.state(.running(true))
-        if let reception = await session.scanner.reception { capture.state(.scanMode(reception.mode.rawValue)) }
+        if let reception = await session.scanner?.reception { capture.state(.scanMode(reception.mode.rawValue)) }
         var adverts = 0
         // The reader's lines go to the capture as they come; its events are not needed.
         await reader.reading { _ in

@@ -13,6 +13,7 @@ import Host
 import Lifecycle
 import Logging
 import MQTT
+import Radio
 import Recorder
 import Recording
 import Session
@@ -68,12 +69,16 @@ package struct GatewayDaemon {
         let capture = configuration.recording.capture.flatMap { directory in
             CaptureTap.open(.directory(directory, maxBytes: configuration.recording.captureMaxBytes, keep: 8), configPath: invocation.configPath, store: store)
         }
+        let feed = bus.map { SightingFeed(bus: $0) }
+        var overheard: (@Sendable (Sighting) -> Void)?
+        if let feed { overheard = { sighting in feed.publish(sighting) } }
         // Sightings (from the scanner) and fixes (from location) → the recorder → the outbox.
         let recorder = RecorderService.make(
             store: store, configuration: configuration, scanner: scanner, capture: capture,
             isAuthorized: { await uplink.current?.session.isAuthorized ?? false },
             samplesCommitted: { samples, urgency in await uplink.samplesCommitted(samples, urgency) },
-            announced: { event in if let bus { ControlInterface.signal(event, on: bus) } })
+            announced: { event in if let bus { ControlInterface.signal(event, on: bus) } },
+            overheard: overheard)
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
         let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
             Uplink.make(configuration, store: store, deviceID: deviceID, state: { await GatewayState(of: recorder) }, command: { name in
@@ -99,7 +104,7 @@ package struct GatewayDaemon {
         if let inhibitor { services.append(.init(inhibitor, onFailure: .report)) }
         services += [.init(scanner), .init(recorder), .init(RadioHealthService(interval: configuration.bluetooth.healthInterval, recorder: recorder)),
                      .init(controller)]
-        if let bus { services.append(.init(ControlInterfaceService(bus: bus, state: state), onFailure: .report)) }
+        if let bus, let feed { services.append(.init(ControlInterfaceService(bus: bus, state: state, feed: feed), onFailure: .report)) }
         services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds) { await state.markReady() }))
 
         let group = ServiceGroup(services, clock: ContinuousClock(), stopTimeout: configuration.daemon.stopTimeout) { event in

@@ -4,6 +4,7 @@ import CLI
 import Command
 package import Config
 package import Daemon
+package import Radio
 package import Recorder
 package import Store
 package import Telemetry
@@ -25,12 +26,12 @@ extension RecorderService {
     package static func make(
         store: GatewayStore, configuration: Configuration, scanner: ScannerService, clock: any SystemClock = KernelClock(), capture: CaptureTap? = nil,
         isAuthorized: @escaping @Sendable () async -> Bool, samplesCommitted: @escaping @Sendable ([Sample], UploadUrgency) async -> Void,
-        announced: @escaping @Sendable (Event) -> Void = { _ in }
+        announced: @escaping @Sendable (Event) -> Void = { _ in }, overheard: (@Sendable (Sighting) -> Void)? = nil
     ) -> RecorderService {
         let system = Waymark.system
         let info = GatewayInfo(version: Waymark.version, packageVersion: Waymark.packageVersion(), architecture: system.machine,
                                kernel: system.kernel, bluezVersion: nil, scanMode: nil)
         return RecorderService(store: store, settings: RecorderSettings(configuration), scanner: scanner, info: info, clock: clock, capture: capture,
-                               isAuthorized: isAuthorized, samplesCommitted: samplesCommitted, announced: announced)
+                               isAuthorized: isAuthorized, samplesCommitted: samplesCommitted, announced: announced, overheard: overheard)
     }
 }

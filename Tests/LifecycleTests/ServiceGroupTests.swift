@@ -1,3 +1,4 @@
+import Basics
 import Lifecycle
 import PeerHarness
 import Synchronization
