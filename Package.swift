@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary", "Run"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.
-        .testTarget(name: "PiTests", dependencies: ["Basics", "PeerHarness"], swiftSettings: strict),
+        .testTarget(name: "PiTests", dependencies: ["Basics", "Capture", "PeerHarness", "Radio", "Vocabulary"], swiftSettings: strict),
         .testTarget(name: "PowerTests", dependencies: ["Basics", "Capture", "PeerHarness"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

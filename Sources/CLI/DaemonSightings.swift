@@ -36,10 +36,7 @@ package final class DaemonSightings: Sendable {
     /// refuses (the bus's policy admits root and the waymark group).
     static func start(on connection: DBusConnection, onSighting: (@Sendable (Sighting) -> Void)?) async -> DaemonSightings? {
         guard let owner = try? await connection.owner(of: ControlInterface.busName),
-              let properties = try? await connection.call(
-                  destination: owner, path: ControlInterface.path, interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-                  arguments: [.string(ControlInterface.interface)], timeout: .seconds(2)).first?.stringKeyed,
-              let mode = properties["ScanMode"]?.string, !mode.isEmpty, mode != ScanMode.passive.rawValue else { return nil }
+              let (mode, reason) = await ControlInterface.reception(on: connection, daemon: owner), mode != ScanMode.passive.rawValue else { return nil }
         let stream = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         let deliver = onSighting ?? { stream.1.yield($0) }
         let rule = MatchRule(sender: owner, interface: ControlInterface.interface, member: SightingSignal.member, path: ControlInterface.path)
@@ -54,7 +51,7 @@ package final class DaemonSightings: Sendable {
             Log.notice("the daemon scans in \(mode) mode but does not share its sightings (\(error)); scanning with the radio beside it")
             return nil
         }
-        return DaemonSightings(connection: connection, owner: owner, reception: (mode, properties["ScanModeReason"]?.string ?? ""),
+        return DaemonSightings(connection: connection, owner: owner, reception: (mode, reason),
                                subscription: subscription, stream: stream)
     }
 

@@ -4,6 +4,7 @@ import BluetoothKernel
 import CLI
 import Command
 import Config
+import Control
 import DBus
 import FoundationEssentials
 internal import Glibc
@@ -96,7 +97,9 @@ enum Doctor {
         if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
         var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd, mode: configuration.bluetooth.scanMode)
         offer.needs = [adapter]
-        var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors)
+        var running: (mode: String, reason: String)?
+        if let bus { running = await ControlInterface.reception(on: bus) }
+        var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors, running: running)
         mode.needs = [adapter]
         return checks + [offer, mode]
     }
@@ -121,17 +124,25 @@ enum Doctor {
             warning: !offered && !kernel)
     }
 
-    /// The mode `run` would scan in, and what a better one would gain.
-    private static func scanMode(_ mode: ScanMode, monitorsOffered: Bool) -> Check {
-        let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode, managementChannel: { () throws(ManagementSocketError) in
-            try ManagementSocket.openControlChannel()
-        }, monitorsOffered: monitorsOffered, kernelMonitors: ProcessCapabilities.effective(contains: ProcessCapabilities.netAdmin))
-        socket?.cancel()
+    /// The mode the running daemon scans in, or else the one `run` would
+    /// pick with this process's capabilities (the unit grants the daemon
+    /// CAP_NET_ADMIN, which a user's shell may lack); and what a better one would gain.
+    private static func scanMode(_ mode: ScanMode, monitorsOffered: Bool, running: (mode: String, reason: String)?) -> Check {
+        let detail: String, picked: String
+        if let running {
+            (detail, picked) = ("\(running.mode): \(running.reason) (the running daemon's)", running.mode)
+        } else {
+            let (reception, socket) = BlueZScanner<ContinuousClock>.choose(mode, managementChannel: { () throws(ManagementSocketError) in
+                try ManagementSocket.openControlChannel()
+            }, monitorsOffered: monitorsOffered, kernelMonitors: ProcessCapabilities.effective(contains: ProcessCapabilities.netAdmin))
+            socket?.cancel()
+            (detail, picked) = ("\(reception.mode.rawValue): \(reception.reason)", reception.mode.rawValue)
+        }
         return Check(
-            area: "bluetooth", name: "scan-mode", ok: true, detail: "\(reception.mode.rawValue): \(reception.reason)",
+            area: "bluetooth", name: "scan-mode", ok: true, detail: detail,
             fix: "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: "
                 + "give the daemon CAP_NET_ADMIN (see the README, \"Scan modes\")",
-            warning: reception.mode != .mgmt && mode != .active)
+            warning: picked != ScanMode.mgmt.rawValue && mode != .active)
     }
 
     /// BlueZ's device cache: a file per device with a public or static

@@ -50,34 +50,38 @@ for port in $OIDC_PORT $INGEST_PORT; do
 done
 
 say "boot $boot: kernel $(uname -r), $(nproc) cores, $(systemd-analyze 2>/dev/null | head -n 1)"
-# The air: btvirt's two LE controllers; hci0 is the car's beacon, hci1 the
-# Pi's radio. Debian's arm64 kernel is built without hci_vhci, so the image
-# carries one built from Debian's kernel source (Tests/Pi/pi-image.sh). If
-# it does not load, that is recorded in /job/no-air, the host fails the
-# test on it, and the job goes on with every step that needs no radio, the
-# daemon then armed with the adapter as a missing requirement.
+# The air: one virtual LE controller, the Pi's radio (hci0), with the car's
+# beacon and its neighbours around it (vhci-air.py and /job/population.json:
+# each advertiser at its interval plus advDelay, noisy RSSI, the duplicate
+# filter honoured), logging every report it sends to /run/truth.log; SIGUSR1
+# takes the car's beacon away, SIGUSR2 brings it back. Debian's arm64
+# kernel is built without hci_vhci, so the image carries one built from
+# Debian's kernel source (Tests/Pi/pi-image.sh). If it does not load, that
+# is recorded in /job/no-air, the host fails the test on it, and the job
+# goes on with every step that needs no radio, the daemon then armed with
+# the adapter as a missing requirement. bluetoothd runs as the image ships
+# it: no --experimental.
 armed="recording: running"
 if modprobe hci_vhci 2> /job/no-air; then
     rm -f /job/no-air
     . /job/vhci-crypto.sh
     load_vhci_and_crypto
-    btvirt -L -l2 > /job/btvirt-$boot.log 2>&1 &
-    wait_for 120 test -e /sys/class/bluetooth/hci1 || finish 12 "the virtual controllers never appeared"
+    python3 /job/vhci-air.py /job/population.json /run/truth.log --seed $boot > /job/air-$boot.log 2>&1 &
+    air=$!
+    wait_for 120 test -e /sys/class/bluetooth/hci0 || finish 12 "the virtual controller never appeared"
     # bluetooth.service starts only where /sys/class/bluetooth existed at boot.
     systemctl start bluetooth
-    wait_for 120 busctl --system introspect org.bluez /org/bluez/hci1 || finish 13 "bluetoothd never showed hci1"
+    wait_for 120 busctl --system introspect org.bluez /org/bluez/hci0 || finish 13 "bluetoothd never showed hci0"
 else
     armed="recording: \(running\|requirements missing\)"
 fi
-# btmgmt on controller hci0, fed its commands on standard input as the x86
-# VM's pulses are: trixie's btmgmt (BlueZ 5.82) run with a command in its
-# arguments and no terminal printed nothing and advertised nothing.
+# btmgmt fed its commands on standard input: trixie's btmgmt (BlueZ 5.82)
+# run with a command in its arguments and no terminal printed nothing.
 btmgmt0() { { printf '%s\n' "$@"; sleep 3; echo quit; } | timeout 30 btmgmt --index 0 >> /job/btmgmt.log 2>&1; }
-advertise() {
-    [ -e /job/no-air ] && return 0
-    btmgmt0 "power on" "add-adv -c -g -d $ADVERT 3"
-}
-advertise || finish 14 "add-adv failed"
+[ -e /job/no-air ] || btmgmt0 "power on"
+# The car's beacon leaves the air (1) or comes back (2).
+beacon() { [ -e /job/no-air ] || kill -USR$1 $air; }
+now() { date +%s.%N; }
 # With no air, no trip starts or ends: those waits pass at once.
 trip() { [ -e /job/no-air ] || logged_count "trip .* $1" | grep -qx "$2"; }
 
@@ -111,9 +115,24 @@ if [ "$boot" = 1 ]; then
     wait_for 180 trip started 1 || finish 24 "no trip started"
     pid=$(systemctl show -p MainPID --value waymark)
     grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory.txt
+    cp "/proc/$pid/smaps" /job/smaps.txt
+
+    # What the daemon hears of the car's beacon (its capture) against what
+    # the controller sent, 60 s alone, then 60 s with `scan` beside it
+    # (through the daemon), then 60 s with `scan --radio` (a discovery of
+    # its own, as scan did before it asked the daemon).
+    say "60 s of recording alone, then beside scan, then beside scan --radio"
+    now > /job/window-alone; sleep 60; now >> /job/window-alone
+    now > /job/window-scan
+    as_waymark scan --json --duration 60 > /job/scan-beside.ndjson 2> /job/scan-beside.log
+    now >> /job/window-scan
+    now > /job/window-radio
+    as_waymark scan --radio --json --duration 60 > /job/scan-radio.ndjson 2> /job/scan-radio.log
+    now >> /job/window-radio
+    grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory-after.txt
 
     say "the beacon goes"
-    [ -e /job/no-air ] || btmgmt0 "rm-adv 3"
+    beacon 1
     wait_for 240 trip ended 1 || finish 25 "the trip never ended"
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 26 "the queue never drained"
     as_waymark trips --json > /job/trips-1.json 2>&1
@@ -122,16 +141,19 @@ if [ "$boot" = 1 ]; then
     systemctl restart waymark
     wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 2 ]" || finish 27 "not armed again after the restart"
     daemon_log > /job/daemon-1.log
+    # The first run's capture, closed by the restart.
+    mkdir -p /job/capture && cp /var/lib/waymark/capture/*.wmcap /job/capture/ 2> /dev/null
 
     say "the beacon is back, the ingest out of reach, then the power is cut"
     kill "$(cat "/run/forward-$INGEST_PORT")"
-    advertise
+    beacon 2
     wait_for 180 trip started 2 || finish 28 "no second trip"
     # With no air nothing is recorded: a restart's events stand in as the pending samples.
     [ -e /job/no-air ] && systemctl restart waymark
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -qv "\"depth\":0"' || finish 29 "nothing pending"
     as_waymark queue --json > /job/queue-before-cut.json 2>&1
     daemon_log > /job/daemon-1.log
+    cp /run/truth.log /job/truth-1.log
     sync
     echo "WAYMARK-PI-CUT"
     sleep 600

@@ -1,17 +1,30 @@
 import Basics
+import Capture
 import Foundation
 import PeerHarness
+import Radio
 import Testing
+import Vocabulary
 
 /// The arm64 package on a virtual Pi, as a user installs and runs it: QEMU's
 /// `virt` machine boots trixie's arm64 kernel with systemd as PID 1
-/// (Tests/Pi), with bluetoothd and btvirt's controllers, and gpsd on a
-/// virtio serial port. glewlwyd and the ingest run here, reached through
+/// (Tests/Pi), with bluetoothd as the image ships it (no `--experimental`)
+/// and busy air's virtual controller (Tests/VM/vhci-air.py) as its radio,
+/// and gpsd on a virtio serial port. glewlwyd and the ingest run here, reached through
 /// QEMU's forwarding only. `make test-pi` makes the package and the image
 /// and passes their paths in WAYMARK_PI_DEB and WAYMARK_PI_IMAGE.
 struct VirtualPiTests {
     static let advert = "1aff4c00" + "0215e2c56db5dffb48d2b060d0f5a71096e000640000c5"
     static let identity = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0"
+    static let car = "C0:FF:EE:00:00:01"
+    /// The car's beacon every 300 ms, the strongest in the air (so that
+    /// `pair --strongest` takes it), among 20 neighbours of every kind
+    /// advertising every 1 to 3 s: about 11 adverts a second.
+    static let population = """
+        {"devices": [{"name": "car", "address": "\(car)", "interval_ms": 300, "data": "020106\(advert)", "rssi": -45, "leaves": true}],
+         "generate": {"ibeacon": 2, "ruuvi": 2, "bthome": 2, "eddystone": 2, "phone": 6, "noise": 6},
+         "intervals_s": [1.0, 3.0]}
+        """
 
     @Test func thePackageInstallsArmsRecordsSurvivesAPowerCutUpgradesAndPurgesClean() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -34,32 +47,29 @@ struct VirtualPiTests {
         defer { [name, next, "disk.qcow2"].forEach { unlink(job.file($0)) } }
         let config = try provider.waymarkConfig(backend: backend, secretFile: job.file("client-secret"))
             .replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
+        // [Bluetooth] as shipped: the first adapter, ScanMode auto. The
+        // capture is what the daemon heard, advert by advert.
         try (config + """
-
-            [Bluetooth]
-            # hci0 is the car's beacon; btvirt reports an advertiser once per
-            # scan, so discovery is cycled (active mode).
-            Adapter = hci1
-            ScanMode = active
 
             [Recording]
             BeaconLostTimeout = 30s
             ReopenWindow = 5s
+            Capture = /var/lib/waymark/capture
 
             """).write(toFile: job.file("waymark.conf"), atomically: true, encoding: .utf8)
+        try Self.population.write(toFile: job.file("population.json"), atomically: true, encoding: .utf8)
         let issuerPort = try #require(URLComponents(string: provider.issuer)?.port)
         let ingestPort = try #require(URLComponents(string: backend.baseURL)?.port)
         try """
             DEB=\(name)
             DEB_NEXT=\(next)
-            ADVERT=\(Self.advert)
             OIDC_PORT=\(issuerPort)
             INGEST_PORT=\(ingestPort)
             USERNAME=\(Glewlwyd.username)
             PASSWORD=\(Glewlwyd.password)
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
-        for script in ["Pi/pi-job.sh", "VM/vhci-crypto.sh"] {
+        for script in ["Pi/pi-job.sh", "VM/vhci-crypto.sh", "VM/vhci-air.py"] {
             try FileManager.default.copyItem(atPath: Checkout.path("Tests/" + script), toPath: job.file((script as NSString).lastPathComponent))
         }
 
@@ -121,14 +131,90 @@ struct VirtualPiTests {
         let doctor = Self.text(job, "doctor.txt")
         print("virtual Pi: doctor's lines that are not ok:\n" + doctor.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("warn") }.joined(separator: "\n"))
         #expect(Self.text(job, "doctor-exit.txt") == "0" && !doctor.contains("FAIL"), "\(doctor)")
+        // bluetoothd as shipped, and nothing to add to it: the daemon's own kernel monitor.
+        #expect(!doctor.contains("--experimental") && doctor.contains("added to the kernel"), "\(doctor)")
         // 8. A purge leaves no file behind.
         let before = Set(Self.text(job, "files-before.txt").split(separator: "\n"))
         let left = Self.text(job, "files-after.txt").split(separator: "\n").filter { !before.contains($0) }
         #expect(left.isEmpty, "left after apt purge: \(left)")
 
-        let memory = Self.text(job, "memory.txt").split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        print("virtual Pi: " + memory.map { "\($0[0]) \(String(format: "%.1f", (Double($0[1]) ?? 0) / 1024)) MiB" }.joined(separator: ", ")
-              + " while recording; launch → armed under systemd \(Self.text(job, "launch-to-armed.txt")) s; boot → armed \(Self.text(job, "boot-to-armed.txt")) s")
+        // 9. The air: what the daemon heard of the car's beacon against what the controller sent.
+        try checkReception(job)
+
+        let memory = { (name: String) in
+            Self.text(job, name).split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+                .map { "\($0[0]) \(String(format: "%.1f", (Double($0[1]) ?? 0) / 1024)) MiB" }.joined(separator: ", ")
+        }
+        print("virtual Pi: \(memory("memory.txt")) as the trip started, \(memory("memory-after.txt")) three minutes on; "
+              + "launch → armed under systemd \(Self.text(job, "launch-to-armed.txt")) s; boot → armed \(Self.text(job, "boot-to-armed.txt")) s")
+        print("virtual Pi: the daemon's proportional set by mapping as the trip started (KiB):\n" + Self.pssByMapping(Self.text(job, "smaps.txt")))
+    }
+
+    /// The daemon (mgmt mode under its own kernel monitor) hears at least
+    /// 95 % of the car's beacon's adverts, with no silence over 2 s; with
+    /// `scan` beside it, through the daemon, within 2 % of that. `scan
+    /// --radio`, a discovery of its own beside the daemon, is measured and printed.
+    func checkReception(_ job: TemporaryDirectory) throws {
+        let log = Self.text(job, "daemon-1.log")
+        #expect(log.contains("recording: scanning in mgmt mode") && log.contains("added to the kernel"), "\(log.suffix(3000))")
+        let heard = try Self.heard(Self.car, inCaptures: job.file("capture"))
+        let sent = Self.text(job, "truth-1.log").split(separator: "\n").compactMap { line -> Double? in
+            let fields = line.split(separator: " ")
+            return fields.count >= 5 && fields[1] == "sent" && fields[2] == Self.car && fields[4] == "adv" ? Double(fields[0]) : nil
+        }
+        var shares: [String: Double] = [:]
+        for window in ["alone", "scan", "radio"] {
+            let bounds = Self.text(job, "window-\(window)").split(separator: "\n").compactMap { Double($0) }
+            try #require(bounds.count == 2, "window \(window): \(bounds)")
+            // A second in from each end: the scan's start and stop are not what is measured.
+            let range = (bounds[0] + 1)...(bounds[1] - 1)
+            let times = heard.filter(range.contains)
+            let count = sent.filter(range.contains).count
+            let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            shares[window] = Double(times.count) / Double(max(count, 1))
+            print("virtual Pi: \(window == "alone" ? "alone" : window == "scan" ? "beside scan" : "beside scan --radio"): the daemon heard the car's beacon "
+                  + "\(times.count) times of \(count) sent (\(String(format: "%.1f", shares[window]! * 100)) %), longest gap \(String(format: "%.2f", gaps.max() ?? -1)) s")
+            #expect(count >= 150, "window \(window): the controller sent the beacon \(count) times")
+            if window == "alone" { #expect((gaps.max() ?? 99) <= 2.0, "alone: longest gap \(gaps.max() ?? -1) s") }
+        }
+        #expect(shares["alone"]! >= 0.95, "alone: \(shares)")
+        #expect(abs(shares["scan"]! - shares["alone"]!) <= 0.02, "beside scan: \(shares)")
+        let scanLog = Self.text(job, "scan-beside.log")
+        #expect(scanLog.contains("scanning through the daemon, in its mgmt mode"), "\(scanLog)")
+        let scanLines = Self.text(job, "scan-beside.ndjson").split(separator: "\n").filter { $0.contains(Self.identity) }.count
+        print("virtual Pi: scan beside the daemon printed \(scanLines) sightings of the car's beacon; scan --radio: "
+              + "\(Self.text(job, "scan-radio.ndjson").split(separator: "\n").filter { $0.contains(Self.identity) }.count)")
+        #expect(scanLines >= 150, "\(scanLog)")
+    }
+
+    /// When the captures in `directory` heard `address` (wall clock, seconds since 1970).
+    static func heard(_ address: String, inCaptures directory: String) throws -> [Double] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".wmcap") }.sorted()
+        try #require(!files.isEmpty, "no capture in \(directory)")
+        var times: [Double] = []
+        for file in files {
+            let reader = try CaptureReader(path: directory + "/" + file)
+            while let record = reader.next() {
+                if case .advert(_, let sighting) = record.body, sighting.address.description == address { times.append(record.wall) }
+            }
+        }
+        return times.sorted()
+    }
+
+    /// `smaps` summed by what is mapped (a file, or [heap], [stack], anonymous), largest first.
+    static func pssByMapping(_ smaps: String) -> String {
+        var pss: [String: Int] = [:]
+        var current = "?"
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 5, first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                current = fields.count >= 6 ? String(fields[5...].joined(separator: " ")) : "[anonymous]"
+            } else if fields.first == "Pss:", fields.count >= 2, let kib = Int(fields[1]) {
+                pss[current, default: 0] += kib
+            }
+        }
+        return pss.sorted { $0.value > $1.value }.prefix(16).map { "  \($0.value)\t\($0.key)" }.joined(separator: "\n")
+            + "\n  \(pss.values.reduce(0, +))\tin all"
     }
 
     /// The same package with a higher version (VERSION+next), for the upgrade.

@@ -18,7 +18,7 @@ receivers stamp theirs with), so that a loss further up the stack can be
 located.
 
 SIGUSR1 takes the devices marked `"leaves": true` out of the air (the car
-driving off), for good; the log says when.
+driving off), and SIGUSR2 brings them back; the log says when.
 
 Usage: vhci-air.py POPULATION.json TRUTH.log [--cap N] [--batch N] [--seed N]
 """
@@ -219,9 +219,9 @@ class Controller:
     def log(self, _due, *fields):
         self.truth.write("%.6f %s\n" % (time.time(), " ".join(fields)))
 
-    def leave(self):
-        self.left = True
-        self.log(time.monotonic(), "left", ",".join(a.name for a in self.population if a.leaves))
+    def leave(self, left=True):
+        self.left = left
+        self.log(time.monotonic(), "left" if left else "back", ",".join(a.name for a in self.population if a.leaves))
 
     def advertise(self, now, advertiser):
         if self.left and advertiser.leaves:
@@ -308,6 +308,7 @@ def main():
             truth.write("device %s %s %.3f\n" % (advertiser.address_text(), advertiser.name, advertiser.interval))
         controller = Controller(population, truth, options["--cap"], max(1, options["--batch"]), rng)
         signal.signal(signal.SIGUSR1, lambda *_: controller.leave())
+        signal.signal(signal.SIGUSR2, lambda *_: controller.leave(False))
         try:
             controller.run()
         except KeyboardInterrupt:
