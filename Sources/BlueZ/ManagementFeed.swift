@@ -15,6 +15,34 @@ final class ManagementFeed: Sendable {
     /// The adapter followed, and the names made for its devices.
     private let followed = Mutex(Followed())
     private let malformedCount = Mutex(0)
+    /// The last advert handled, to know its echo (see `Echo`).
+    private let last = Mutex<Echo?>(nil)
+
+    /// While a monitor is in the kernel and a client discovers (`waymark
+    /// scan --radio`, `bluetoothctl scan on`), the kernel reports each advert
+    /// twice, one event after the other: as `ADV_MONITOR_DEVICE_FOUND` and as
+    /// `DEVICE_FOUND`. The second is its echo, and no advert of its own.
+    private struct Echo {
+        var controller: UInt16
+        var address: UInt64
+        var addressType: UInt8
+        var rssi: Int8
+        var data: Int
+        var monitor: Bool
+
+        init(_ found: FoundAdvert) {
+            (controller, address, addressType, rssi, monitor) = (found.controller, found.address, found.addressType, found.rssi, found.monitorHandle != nil)
+            var hasher = Hasher()
+            hasher.combine(bytes: found.data)
+            data = hasher.finalize()
+        }
+
+        /// The same advert, reported as the other kind of event.
+        func echoes(_ other: Echo) -> Bool {
+            monitor != other.monitor && controller == other.controller && address == other.address && addressType == other.addressType
+                && rssi == other.rssi && data == other.data
+        }
+    }
 
     private struct Followed {
         /// The controller index and object path; nil drops everything.
@@ -56,6 +84,14 @@ final class ManagementFeed: Sendable {
     }
 
     private func handle(_ found: FoundAdvert) {
+        let echo = Echo(found)
+        let repeated = last.withLock { last in
+            let repeated = last?.echoes(echo) == true
+            // An echo pairs with the one advert before it; the next event starts afresh.
+            last = repeated ? nil : echo
+            return repeated
+        }
+        guard !repeated else { return }
         let names = followed.withLock { followed -> (address: BluetoothAddress, path: String)? in
             guard let adapter = followed.adapter, adapter.index == found.controller else { return nil }
             let key = found.address | UInt64(found.addressType) << 48

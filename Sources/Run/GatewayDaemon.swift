@@ -105,7 +105,10 @@ package struct GatewayDaemon {
         services += [.init(scanner), .init(recorder), .init(RadioHealthService(interval: configuration.bluetooth.healthInterval, recorder: recorder)),
                      .init(controller)]
         if let bus, let feed { services.append(.init(ControlInterfaceService(bus: bus, state: state, feed: feed), onFailure: .report)) }
-        services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds) { await state.markReady() }))
+        services.append(.init(SystemdNotifierService(watchdogMicroseconds: SystemdNotifier.watchdogMicroseconds) {
+            await state.markReady()
+            Self.releaseStartupPages(after: .seconds(30))
+        }))
 
         let group = ServiceGroup(services, clock: ContinuousClock(), stopTimeout: configuration.daemon.stopTimeout) { event in
             switch event {
@@ -127,5 +130,18 @@ package struct GatewayDaemon {
         BestEffort.write("checkpoint the store") { try store.checkpoint() }
         bus?.close()
         return code
+    }
+
+    /// Once, `delay` after every service has started (so after the first
+    /// arming, scan and upload set-up): the code and read-only data only
+    /// start-up ran go back to the page cache (see `StartupPages`).
+    static func releaseStartupPages(after delay: Duration) {
+        Task.detached(priority: .background) {
+            guard (try? await Task.sleep(for: delay)) != nil else { return }
+            let released = StartupPages.release()
+            let page = Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+            Log.info("memory: start-up's pages of code released: resident \((released.before * page) / 1024) MiB, now \((released.after * page) / 1024) MiB"
+                     + (released.refused > 0 ? " (\(released.refused) mappings refused: \(released.reason ?? ""))" : ""))
+        }
     }
 }

@@ -117,3 +117,43 @@ struct ScanModeTests {
         await scanner.stop()
     }
 }
+
+extension ScanModeTests {
+    /// With a monitor in the kernel and another client discovering, the
+    /// kernel reports each advert as ADV_MONITOR_DEVICE_FOUND and again as
+    /// DEVICE_FOUND: one sighting each. An advert repeated exactly as the
+    /// same kind of event is an advert of its own.
+    @Test func anAdvertTheKernelReportsBothToTheMonitorAndToDiscoveryIsOneSighting() async throws {
+        let rig = try await BlueZTestRig()
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        let (ours, kernel) = (pair[0], pair[1])
+        defer { close(kernel) }
+        var options = ScannerOptions.documented
+        options.mode = .mgmt
+        options.managementChannel = { ManagementSocket(adopting: ours) }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        let sightings = scanner.sightings
+        try await scanner.startRunning()
+        func send(_ address: UInt64, rssi: Int8, monitor: Bool) {
+            let event = DeviceFound(address: address, addressType: 1, rssi: rssi, flags: 0, data: Self.ibeaconAdvert).encoded(index: 0, monitorHandle: monitor ? 0 : nil)
+            _ = event.withUnsafeBytes { write(kernel, $0.baseAddress, $0.count) }
+        }
+        let car: UInt64 = 0x00AA_0100_0000, other: UInt64 = 0x00AA_0100_0009
+        send(car, rssi: -70, monitor: true)
+        send(car, rssi: -70, monitor: false)
+        send(car, rssi: -71, monitor: false)
+        send(car, rssi: -71, monitor: true)
+        send(car, rssi: -71, monitor: true)
+        send(other, rssi: -80, monitor: false)
+        var heard: [String] = []
+        while heard.last?.hasPrefix("00:AA:01:00:00:09") != true {
+            let sighting = try await sightings.next(within: .seconds(20), "the sightings after \(heard)")
+            heard.append("\(sighting.address) \(sighting.rssi ?? 0)")
+        }
+        #expect(heard == ["00:AA:01:00:00:00 -70", "00:AA:01:00:00:00 -71", "00:AA:01:00:00:00 -71", "00:AA:01:00:00:09 -80"])
+        await scanner.stop()
+    }
+}

@@ -137,7 +137,8 @@ if [ "$boot" = 1 ]; then
     wait_for 120 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 26 "the queue never drained"
     as_waymark trips --json > /job/trips-1.json 2>&1
 
-    say "systemctl restart waymark"
+    say "systemctl restart waymark, without the capture from now on"
+    sed -i '/^Capture = /d' /etc/waymark/waymark.conf
     systemctl restart waymark
     wait_for 120 sh -c "[ \$(journalctl -b -u waymark --no-pager | grep -c '$armed') -ge 2 ]" || finish 27 "not armed again after the restart"
     daemon_log > /job/daemon-1.log
@@ -165,6 +166,12 @@ wait_for 180 logged "$armed" || finish 40 "not armed after the power cut"
 journalctl -b -u waymark -o short-monotonic --no-pager | grep -m1 "$armed" | sed 's/^\[ *\([0-9.]*\)\].*/\1/' > /job/boot-to-armed.txt
 wait_for 180 sh -c 'sudo -u waymark waymark queue --json | grep -q "\"depth\":0"' || finish 41 "the pending samples were not flushed"
 as_waymark queue --json > /job/queue-after-boot.json 2>&1
+# The daemon's memory while recording with the config as a user has it (no
+# capture), half a minute into this boot's run.
+sleep 30
+pid=$(systemctl show -p MainPID --value waymark)
+grep -E '^(Rss|Pss):' "/proc/$pid/smaps_rollup" > /job/memory-boot-2.txt
+cp "/proc/$pid/smaps" /job/smaps-boot-2.txt
 as_waymark trips --json > /job/trips-2.json 2>&1
 as_waymark beacons --json > /job/beacons-2.json 2>&1
 daemon_log > /job/daemon-2.log
