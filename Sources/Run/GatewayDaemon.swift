@@ -133,14 +133,14 @@ package struct GatewayDaemon {
     }
 
     /// Once, `delay` after every service has started (so after the first
-    /// arming, scan and upload set-up): the code and read-only data only
-    /// start-up ran go back to the page cache (see `StartupPages`).
+    /// arming, scan and upload set-up): the code only start-up ran is
+    /// unmapped (see `StartupPages`).
     static func releaseStartupPages(after delay: Duration) {
         Task.detached(priority: .background) {
             guard (try? await Task.sleep(for: delay)) != nil else { return }
             let released = StartupPages.release()
             let page = Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
-            Log.info("memory: start-up's pages of code released: resident \((released.before * page) / 1024) MiB, now \((released.after * page) / 1024) MiB"
+            Log.info("memory: start-up's pages of code unmapped: resident \((released.before * page) / 1024) MiB, now \((released.after * page) / 1024) MiB"
                      + (released.refused > 0 ? " (\(released.refused) mappings refused: \(released.reason ?? ""))" : ""))
         }
     }
