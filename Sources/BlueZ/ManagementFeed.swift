@@ -18,10 +18,13 @@ final class ManagementFeed: Sendable {
     /// The last advert handled, to know its echo (see `Echo`).
     private let last = Mutex<Echo?>(nil)
 
-    /// While a monitor is in the kernel and a client discovers (`waymark
-    /// scan --radio`, `bluetoothctl scan on`), the kernel reports each advert
-    /// twice, one event after the other: as `ADV_MONITOR_DEVICE_FOUND` and as
-    /// `DEVICE_FOUND`. The second is its echo, and no advert of its own.
+    /// While a client discovers (`scan --radio`, `bluetoothctl scan on`) and
+    /// a monitor matches a device (where the controller matches monitors
+    /// itself, Microsoft's extension), the kernel reports the device's first
+    /// advert twice, one event after the other: as `DEVICE_FOUND`, which
+    /// discovery gets for every advert, and as the monitor's
+    /// `ADV_MONITOR_DEVICE_FOUND` (`mgmt_adv_monitor_device_found` in
+    /// `net/bluetooth/mgmt.c`). The second is an echo, no advert of its own.
     private struct Echo {
         var controller: UInt16
         var address: UInt64

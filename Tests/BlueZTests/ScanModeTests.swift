@@ -119,9 +119,9 @@ struct ScanModeTests {
 }
 
 extension ScanModeTests {
-    /// With a monitor in the kernel and another client discovering, the
-    /// kernel reports each advert as ADV_MONITOR_DEVICE_FOUND and again as
-    /// DEVICE_FOUND: one sighting each. An advert repeated exactly as the
+    /// An advert the kernel reports as DEVICE_FOUND and again as
+    /// ADV_MONITOR_DEVICE_FOUND (a monitor's first match while another
+    /// client discovers) is one sighting. An advert repeated exactly as the
     /// same kind of event is an advert of its own.
     @Test func anAdvertTheKernelReportsBothToTheMonitorAndToDiscoveryIsOneSighting() async throws {
         let rig = try await BlueZTestRig()

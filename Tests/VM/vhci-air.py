@@ -222,6 +222,8 @@ class Controller:
     def leave(self, left=True):
         self.left = left
         self.log(time.monotonic(), "left" if left else "back", ",".join(a.name for a in self.population if a.leaves))
+        # What was sent before is then on file for whoever reads it now.
+        self.truth.flush()
 
     def advertise(self, now, advertiser):
         if self.left and advertiser.leaves:
