@@ -100,6 +100,9 @@ package actor ScannerService: Service {
     /// The scan mode in use and why; nil while not scanning.
     package var reception: ScanReception? { get async { await scanner?.reception } }
 
+    /// The adapter scanned (`hci0`); nil while not scanning.
+    package var adapter: AdapterName? { get async { await scanner?.adapterName } }
+
     package nonisolated func run() async {
         await withTaskCancellationHandler {
             for await (scanner, handler) in generations {

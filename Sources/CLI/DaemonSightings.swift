@@ -1,9 +1,9 @@
 import Basics
 import Control
-package import DBus
+import DBus
 internal import Dispatch
 import Logging
-package import Radio
+import Radio
 import Synchronization
 
 /// The running daemon's sightings (its `SightingFeed`), for `scan` and
@@ -29,14 +29,17 @@ package final class DaemonSightings: Sendable {
         (sightings, sink) = stream
     }
 
-    /// Watches the daemon's sightings while it scans in a mode that hears
-    /// every device: nil when no daemon answers, it is not scanning, it
-    /// scans in passive mode (its monitor then watches the paired devices
-    /// only, and a monitor of this process's own disturbs nothing), or it
-    /// refuses (the bus's policy admits root and the waymark group).
-    static func start(on connection: DBusConnection, onSighting: (@Sendable (Sighting) -> Void)?) async -> DaemonSightings? {
+    /// Watches the daemon's sightings while it scans `adapter` (any, when
+    /// nil) in a mode that hears every device: nil when no daemon answers,
+    /// it is not scanning, it scans another adapter (which a scan of this
+    /// process's own does not disturb), it scans in passive mode (its
+    /// monitor then watches the paired devices only, and a monitor of this
+    /// process's own disturbs nothing), or it refuses (the bus's policy
+    /// admits root and the waymark group).
+    static func start(on connection: DBusConnection, adapter: String?, onSighting: (@Sendable (Sighting) -> Void)?) async -> DaemonSightings? {
         guard let owner = try? await connection.owner(of: ControlInterface.busName),
-              let (mode, reason) = await ControlInterface.reception(on: connection, daemon: owner), mode != ScanMode.passive.rawValue else { return nil }
+              let (mode, reason, scanned) = await ControlInterface.reception(on: connection, daemon: owner), mode != ScanMode.passive.rawValue,
+              adapter == nil || adapter == scanned else { return nil }
         let stream = AsyncStream.makeStream(of: Sighting.self, bufferingPolicy: .bufferingNewest(10_000))
         let deliver = onSighting ?? { stream.1.yield($0) }
         let rule = MatchRule(sender: owner, interface: ControlInterface.interface, member: SightingSignal.member, path: ControlInterface.path)

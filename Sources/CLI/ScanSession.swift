@@ -33,13 +33,13 @@ package struct ScanSession {
     /// With `onSighting`, each sighting goes to it on the receiving queue as
     /// it arrives (no task hop, none dropped), and `sightings` stays empty.
     /// With `besideDaemon`, the running daemon's sightings are used where it
-    /// scans (see `DaemonSightings`); else, and with no daemon scanning, the
-    /// radio is scanned directly.
+    /// scans the adapter this scan would (see `DaemonSightings`); else, and
+    /// with no daemon scanning, the radio is scanned directly.
     package static func start(_ configuration: Configuration, besideDaemon: Bool = true,
                               onSighting: (@Sendable (Sighting) -> Void)? = nil) async throws -> ScanSession {
         let connection: DBusConnection
         do { connection = try await DBusConnection.system() } catch { throw Failure.noBus(error) }
-        if besideDaemon, let daemon = await DaemonSightings.start(on: connection, onSighting: onSighting) {
+        if besideDaemon, let daemon = await DaemonSightings.start(on: connection, adapter: configuration.bluetooth.adapter, onSighting: onSighting) {
             Log.notice("scanning through the daemon, in its \(daemon.reception.mode) mode (\(daemon.reception.reason)): what it hears, with no discovery of this command's own")
             return ScanSession(connection: connection, scanner: nil, daemon: daemon)
         }

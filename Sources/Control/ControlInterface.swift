@@ -63,6 +63,7 @@ package enum ControlInterface {
                 DBusProperty("Running", signature: "b") { .bool(await state.recorder.running) },
                 DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
                 DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
+                DBusProperty("ScanAdapter", signature: "s") { .string(await state.recorder.scanAdapter?.rawValue ?? "") },
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip?.rawValue ?? "") },
                 DBusProperty("RadioHealth", signature: "s") { .string(SampleEncoder.object(await state.recorder.healthSoFar)) },
                 DBusProperty("LastFix", signature: "s") { .string(await state.recorder.lastFix.map { "{" + SampleEncoder.members(.fix($0)) + "}" } ?? "") },

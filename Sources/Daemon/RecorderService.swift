@@ -226,6 +226,9 @@ package actor RecorderService: Service {
     /// The scan mode in use and why; nil while not running.
     package var scanReception: ScanReception? { get async { await scanner.reception } }
 
+    /// The adapter scanned; nil while not running.
+    package var scanAdapter: AdapterName? { get async { await scanner.adapter } }
+
     /// A line from the location reader's hook, as it is read: stamped once,
     /// for the capture and for the fix it may close.
     package nonisolated func locationLine(_ line: [UInt8], gpsd: Bool) {

@@ -98,7 +98,7 @@ enum Doctor {
         var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd, mode: configuration.bluetooth.scanMode)
         offer.needs = [adapter]
         var running: (mode: String, reason: String)?
-        if let bus { running = await ControlInterface.reception(on: bus) }
+        if let bus, let reception = await ControlInterface.reception(on: bus) { running = (reception.mode, reception.reason) }
         var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors, running: running)
         mode.needs = [adapter]
         return checks + [offer, mode]

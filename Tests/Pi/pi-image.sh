@@ -8,7 +8,8 @@
 #   waymark-pi-job.service, which runs /job/pi-job.sh once systemd is up;
 # - gpsd reading the virtio serial port the host feeds NMEA into;
 # - hci_vhci, which Debian's arm64 kernel lacks, built from Debian's kernel
-#   source (linux-source) in the arm64 build root, for btvirt.
+#   source (linux-source) in the arm64 build root, for the virtual
+#   controller (Tests/VM/vhci-air.py).
 # Nothing else of the image is changed: Waymark comes as its package.
 set -eu
 pi=$(cd "$(dirname "$0")" && pwd)

@@ -6,7 +6,7 @@
 BUILD_PACKAGES="swiftlang libstdc++-14-dev pkg-config make dpkg-dev libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev"
 
 # The virtual Pi: Debian's arm64 kernel with systemd, udev and D-Bus;
-# bluetoothd and btvirt; gpsd; and the libraries the package depends on,
+# bluetoothd and btmgmt, and python3 for the virtual controller; gpsd; and the libraries the package depends on,
 # so that `apt install ./waymark_…_arm64.deb` needs no network. sudo for
 # the user's `sudo -u waymark waymark login`, socat to reach the host's
 # peers from the guest's loopback, sqlite3 for the store's checks.
@@ -14,7 +14,7 @@ PI_PACKAGES="systemd-sysv udev dbus linux-image-arm64 kmod iproute2 procps sudo 
 
 # The arm64 build root also builds hci_vhci for the virtual Pi: Debian's
 # arm64 kernel is built without it (CONFIG_BT_HCIVHCI is not set), and
-# btvirt needs /dev/vhci. The module is compiled from Debian's own kernel
+# the virtual controller needs /dev/vhci. The module is compiled from Debian's own kernel
 # source against the kernel's headers, under qemu-user. One root for both
 # saves a third debootstrap (about 14 minutes on a fresh machine).
 ARM64_BUILD_PACKAGES="$BUILD_PACKAGES gcc libc6-dev linux-headers-arm64 linux-source xz-utils kmod"
