@@ -10,7 +10,7 @@ import Peers
 /// `auto` picks with bluetoothd as Debian ships it (no `--experimental`, so
 /// no monitors of its own), and bleak's stack (a dbus-fast receiver, with
 /// bluetoothd as shipped). `WAYMARK_AIR_STEPS` and `WAYMARK_AIR_RECEIVERS`
-/// (space-separated) narrow a run.
+/// (space-separated) narrow a run; `WAYMARK_AIR_ROUNDS` repeats it.
 /// For every step and receiver: the CPU time of each process per advert the
 /// controller sent, the beacon's adverts received against those sent, the
 /// longest silence between two of them, the time discovery was off, memory,
@@ -29,14 +29,15 @@ struct AirBench {
     var steps: [Int] {
         Self.narrowed("WAYMARK_AIR_STEPS")?.compactMap { Int($0) } ?? (memory ? [10, 1000] : quick ? [10, 100] : [10, 100, 300, 1000])
     }
-    var receivers: [String] { Self.narrowed("WAYMARK_AIR_RECEIVERS") ?? (memory ? ["mgmt", "daemon"] : Self.receivers) }
+    var receivers: [String] { Self.narrowed("WAYMARK_AIR_RECEIVERS") ?? (memory ? ["mgmt", "daemon", "daemon-passive", "daemon-active"] : Self.receivers) }
 
     /// The words of environment variable `name`, if set and not empty.
     static func narrowed(_ name: String) -> [String]? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value.split(separator: " ").map(String.init)
     }
-    var rounds: Int { memory ? 3 : 1 }
+    /// `WAYMARK_AIR_ROUNDS` sets it for a quicker (or a steadier) look.
+    var rounds: Int { Self.narrowed("WAYMARK_AIR_ROUNDS")?.first.flatMap { Int($0) }.map { max($0, 1) } ?? (memory ? 3 : 1) }
 
     /// One receiver's window at one step.
     struct Run {
@@ -71,7 +72,7 @@ struct AirBench {
         try files.copyItem(atPath: files.currentDirectoryPath + "/hardware/io.waymark.Gateway1.conf", toPath: job.file("io.waymark.Gateway1.conf"))
         chmod(job.path, 0o755)
         for devices in steps { try Self.population(devices).write(toFile: job.file("population-\(devices).json"), atomically: true, encoding: .utf8) }
-        if receivers.contains("daemon") { try await Self.prepareDaemon(in: job) }
+        if receivers.contains(where: { $0.hasPrefix("daemon") }) { try await Self.prepareDaemon(in: job) }
         let venv = try PythonPeers.environment()
         try """
             STEPS="\(steps.map(String.init).joined(separator: " "))"
@@ -79,11 +80,12 @@ struct AirBench {
             ROUNDS=\(rounds)
             WINDOW=\(window)
             SETTLE=\(settle)
+            DAEMON_SETTLE=35
             PYTHON=\(venv)/bin/python
             RECEIVER=\(PythonPeers.template("stack_receiver_fast.py"))
 
             """.write(toFile: job.file("job.env"), atomically: true, encoding: .utf8)
-        let timeout = Double(rounds * steps.count * receivers.count * (window + settle + 60) + 300)
+        let timeout = Double(rounds * steps.count * receivers.count * (window + settle + 35 + 60) + 300)
         let (console, code) = try BlueZVM.run(job: job, scripts: Self.scripts, timeout: timeout)
         guard code == "0" else {
             throw PeerError.startFailed("the busy-air VM (exit \(code ?? "none")); files in \(job.path)", output: String(console.suffix(3000)))
@@ -121,9 +123,11 @@ struct AirBench {
         let pair = try WaymarkBinary.run(arguments + ["pair", "--ibeacon", "e2c56db5-dffb-48d2-b060-d0f5a71096e0:100:0", "--label", "car"], in: work)
         guard pair.status == 0 else { throw PeerError.startFailed("waymark pair", output: pair.output) }
         // The VM's job installs the secret there; the receiver is a FIFO it holds open, silent.
-        try (session.replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
-             + "[Bluetooth]\nAdapter = hci0\n\n[Location]\nSource = nmea:///run/waymark-gps\n")
-            .write(toFile: job.file("daemon.conf"), atomically: true, encoding: .utf8)
+        let config = session.replacingOccurrences(of: job.file("client-secret"), with: "/etc/waymark/client-secret")
+            + "[Bluetooth]\nAdapter = hci0\n\n[Location]\nSource = nmea:///run/waymark-gps\n"
+        try config.write(toFile: job.file("daemon.conf"), atomically: true, encoding: .utf8)
+        try config.replacingOccurrences(of: "Adapter = hci0\n", with: "Adapter = hci0\nScanMode = active\n")
+            .write(toFile: job.file("daemon-active.conf"), atomically: true, encoding: .utf8)
     }
 
     /// The car's beacon every 100 ms among `devices` others: a tenth each
@@ -241,7 +245,7 @@ struct AirBench {
         for receiver in Set(measured.map(\.receiver)).sorted() {
             let mine = measured.filter { $0.receiver == receiver }
             func figures(_ devices: Int, _ key: String) -> [Double] { mine.filter { $0.devices == devices }.map { $0.mebibytes(key) } }
-            let who = receiver == "daemon" ? "waymark run (mgmt)" : "the bench's \(receiver) receiver"
+            let who = receiver.hasPrefix("daemon") ? "waymark run (\(receiver == "daemon" ? "mgmt" : receiver.dropFirst(7)))" : "the bench's \(receiver) receiver"
             for (name, key) in [("pss", "receiver-Pss"), ("pss_anonymous", "receiver-Pss_Anon"), ("pss_file", "receiver-Pss_File")] {
                 let (high, low) = (figures(most, key), figures(fewest, key))
                 report.add("air.memory.\(receiver).\(name)", runs: high, unit: "MiB", baselineRuns: low, baselineName: "\(fewest) devices",

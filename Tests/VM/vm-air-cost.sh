@@ -15,7 +15,11 @@
 #  - bleak: a dbus-fast receiver doing bleak's work (stack_receiver_fast.py);
 #  - daemon: `waymark run` (mgmt, as the unit runs it: user waymark with
 #    CAP_NET_ADMIN), logged in and the beacon paired on the host, from a
-#    fresh copy of that store each time.
+#    fresh copy of that store each time; daemon-passive: the same without
+#    CAP_NET_ADMIN, so `auto` picks passive; daemon-active: the same with
+#    ScanMode = active (discovery under the do-nothing monitor). A daemon
+#    is measured after $DAEMON_SETTLE s more, once it has unmapped its
+#    start-up code (30 s after it is ready).
 # After a settling time, a window of $WINDOW s is measured: each process's
 # CPU time (utime + stime, ticks of 1/100 s) and the machine's softirq time
 # at its start and end, RSS (and the receiver's PSS, whole, anonymous and
@@ -69,12 +73,15 @@ for round in $(seq "${ROUNDS:-1}"); do
             seconds=$((SETTLE + WINDOW + 5))
             if [ "$kind" = bleak ]; then
                 "$PYTHON" "$RECEIVER" /org/bluez/hci0 $seconds > /job/heard-$run.txt 2> /job/receiver-$run.log &
-            elif [ "$kind" = daemon ]; then
+            elif [ "${kind%%-*}" = daemon ]; then
                 rm -rf /var/lib/waymark-bench && cp -a /job/data /var/lib/waymark-bench
                 chown -R waymark:waymark /var/lib/waymark-bench && chmod 700 /var/lib/waymark-bench
+                caps="--inh-caps +net_admin --ambient-caps +net_admin" config=/job/daemon.conf
+                [ "$kind" = daemon-passive ] && caps=""
+                [ "$kind" = daemon-active ] && config=/job/daemon-active.conf
                 # setpriv execs the daemon: this PID is the daemon's own.
-                setpriv --reuid=waymark --regid=waymark --init-groups --inh-caps +net_admin --ambient-caps +net_admin \
-                    /job/waymark --config /job/daemon.conf --data-dir /var/lib/waymark-bench run > /job/receiver-$run.log 2>&1 &
+                setpriv --reuid=waymark --regid=waymark --init-groups $caps \
+                    /job/waymark --config $config --data-dir /var/lib/waymark-bench run > /job/receiver-$run.log 2>&1 &
             else
                 mode=$kind
                 [ "$kind" = stock ] && mode=auto
@@ -82,8 +89,9 @@ for round in $(seq "${ROUNDS:-1}"); do
             fi
             receiver=$!
             sleep "$SETTLE"
-            if [ "$kind" = daemon ]; then
+            if [ "${kind%%-*}" = daemon ]; then
                 grep -q "recording: running" /job/receiver-$run.log || finish 15 "waymark run did not arm ($run)"
+                sleep "${DAEMON_SETTLE:-0}"
             fi
             snapshot > /job/before-$run
             sleep "$WINDOW"
@@ -97,9 +105,9 @@ for round in $(seq "${ROUNDS:-1}"); do
             # The receiver's mappings with transparent huge pages, if any.
             awk '/^[0-9a-f]+-[0-9a-f]+ / { mapping = $0 } /^AnonHugePages:/ && $2 > 0 { print mapping, $2 " kB" }' \
                 /proc/$receiver/smaps > /job/huge-$run 2> /dev/null
-            [ "$kind" = daemon ] && kill -TERM $receiver
+            [ "${kind%%-*}" = daemon ] && kill -TERM $receiver
             wait $receiver
-            if [ "$kind" = daemon ]; then
+            if [ "${kind%%-*}" = daemon ]; then
                 sqlite3 -readonly /var/lib/waymark-bench/waymark.db "SELECT count(*) FROM outbox WHERE kind = 'beacon'" > /job/samples-$run 2>&1
             fi
             kill $bluetoothd
