@@ -226,6 +226,19 @@ struct RealBlueZTests {
         let killed = try #require(job.number("stock-killed")), restarted = try #require(job.number("stock-restarted"))
         let stopped = try #require(job.number("stock-stopped"))
         #expect(scans.last { $0.0 <= killed + 4 }?.1 == true, "scanning after the kill: \(scans.suffix(12))")
+        // bluetoothd's restart, then a power cycle, under the gateway's monitor: the controller scans
+        // with the duplicate filter off again, and the gateway keeps recording the beacon.
+        let filters = truth.compactMap { fields -> (Double, String)? in
+            guard fields.count >= 4, fields[1] == "scan", let time = Double(fields[0]) else { return nil }
+            return (time, fields[2] + " " + fields[3])
+        }
+        let samples = job.numbers("stock-beacon-samples")
+        let bluetoothdRestarted = try #require(job.number("stock-bluetoothd-restarted")), powerCycled = try #require(job.number("stock-power-cycled"))
+        let beforeStop = try #require(job.number("stock-before-stop"))
+        for (event, from, to) in [("bluetoothd's restart", bluetoothdRestarted, powerCycled), ("the power cycle", powerCycled, beforeStop)] {
+            #expect(filters.last { $0.0 <= to }?.1 == "on all", "after \(event): \(filters.filter { $0.0 >= from - 1 })")
+            #expect(samples.contains { $0 > from + 2 && $0 <= to }, "no beacon sample after \(event): \(samples.suffix(8)) (\(from)–\(to))")
+        }
         #expect(scans.last?.1 == false && scans.last.map { $0.0 > restarted } == true && !scans.contains { $0.0 > stopped && $0.1 },
                 "the scan ends with the clean stop: \(scans.suffix(12))")
     }

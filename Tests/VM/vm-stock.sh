@@ -6,6 +6,9 @@
 # 300 devices (busy air's population). A gateway's monitor stays in the
 # kernel after kill -9 (the controller keeps scanning), the next start
 # removes it, and a clean stop removes its own (the controller stops).
+# Before that stop, bluetoothd restarts and the adapter is powered off and
+# on: the controller scans on with the duplicate filter off, and the
+# gateway keeps recording the beacon.
 step "stock bluetoothd: restarted without --experimental"
 kill $(pidof bluetoothd)
 wait_for 30 sh -c '! pidof bluetoothd'
@@ -39,11 +42,26 @@ $stock --data-dir /var/lib/waymark-stock run > /job/stock-run-2.log 2>&1 &
 gateway=$!
 wait_for 60 grep -q "added to the kernel" /job/stock-run-2.log || finish 21 "the restarted stock gateway added no kernel monitor"
 sleep 3
+
+step "stock bluetoothd: restarted, then hci$index powered off and on, under the gateway's kernel monitor"
+now > /job/stock-bluetoothd-restarted
+kill $(pidof bluetoothd)
+wait_for 30 sh -c '! pidof bluetoothd'
+/usr/libexec/bluetooth/bluetoothd -n >> /run/bluetoothd.log 2>&1 &
+wait_for 90 busctl --system introspect org.bluez /org/bluez/hci$index > /dev/null || finish 21 "bluetoothd never showed hci$index again"
+sleep 20
+now > /job/stock-power-cycled
+btmgmt --index "$index" power off >> /job/btmgmt.log 2>&1
+sleep 2
+btmgmt --index "$index" power on >> /job/btmgmt.log 2>&1
+sleep 20
+now > /job/stock-before-stop
 kill -TERM $gateway
 wait $gateway
 echo $? > /job/stock-run-exit
 now > /job/stock-stopped
 ls /var/lib/waymark-stock > /job/stock-files-after
+sqlite3 -readonly /var/lib/waymark-stock/waymark.db "SELECT time FROM outbox WHERE kind = 'beacon' ORDER BY time" > /job/stock-beacon-samples 2>&1
 sleep 5
 kill -TERM $air
 wait $air 2> /dev/null
