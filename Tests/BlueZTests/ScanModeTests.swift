@@ -56,13 +56,7 @@ struct ScanModeTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
-        let (ours, kernel) = (pair[0], pair[1])
-        var options = ScannerOptions.documented
-        options.mode = .mgmt
-        options.managementChannel = { ManagementSocket(adopting: ours) }
-        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
+        let (scanner, kernel) = try Self.managementScanner(on: rig)
         let events = scanner.events
         let sightings = scanner.sightings
         try await scanner.startRunning()
@@ -119,6 +113,18 @@ struct ScanModeTests {
 }
 
 extension ScanModeTests {
+    /// A scanner in mgmt mode whose management channel is one end of a
+    /// socketpair; the other end, returned, plays the kernel.
+    static func managementScanner(on rig: BlueZTestRig) throws -> (BlueZScanner<ContinuousClock>, kernel: Int32) {
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        let ours = pair[0]
+        var options = ScannerOptions.documented
+        options.mode = .mgmt
+        options.managementChannel = { ManagementSocket(adopting: ours) }
+        return (BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock()), pair[1])
+    }
+
     /// An advert the kernel reports as DEVICE_FOUND and again as
     /// ADV_MONITOR_DEVICE_FOUND (a monitor's first match while another
     /// client discovers) is one sighting. An advert repeated exactly as the
@@ -127,14 +133,8 @@ extension ScanModeTests {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
         try await rig.addAdapter()
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
-        let (ours, kernel) = (pair[0], pair[1])
+        let (scanner, kernel) = try Self.managementScanner(on: rig)
         defer { close(kernel) }
-        var options = ScannerOptions.documented
-        options.mode = .mgmt
-        options.managementChannel = { ManagementSocket(adopting: ours) }
-        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: ContinuousClock())
         let sightings = scanner.sightings
         try await scanner.startRunning()
         func send(_ address: UInt64, rssi: Int8, monitor: Bool) {
