@@ -152,6 +152,17 @@ struct RealBlueZTests {
     /// How long the private-address phase runs: over two RPA changes at 30 s.
     static let rpaSeconds = 75
 
+    /// When a scan had printed 90 % of the `devices` addresses of the air.
+    static func seenMostOfTheAir(_ job: VMJob, scan file: String, devices: Int) -> Date? {
+        var addresses: Set<String> = []
+        for line in job.text(file).split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let address = object["address"] as? String, addresses.insert(address).inserted else { continue }
+            if addresses.count * 10 >= devices * 9 { return VMJob.time(of: object) }
+        }
+        return nil
+    }
+
     /// One trip on the phone paired by IRK, open across at least two
     /// address changes: three or more addresses, all made with its key.
     func checkPrivateAddresses(_ job: VMJob) throws {
@@ -283,6 +294,8 @@ struct RealBlueZTests {
 
     /// Seconds each busy-air gateway spends with the beacon in range.
     static let inRange = 125
+    /// Devices in busy air (`population 300` in vm-busy-air.sh).
+    static let busyAirDevices = 300
     static let beaconInterval = 10.0
 
     /// One mode's busy-air results: one trip that stayed open while the beacon
@@ -310,9 +323,22 @@ struct RealBlueZTests {
                 "\(mode): \(samples.count) beacon samples of \(expected) expected over \(Int(stopped - first)) s; the controller sent the beacon's advert \(sent) times")
 
         let (scan, gaps, scanSent) = Self.beaconHeard(job, scan: "busy-scan-\(mode).ndjson", controller: "truth-scan-\(mode).log")
-        let heard = "\(mode): scan heard the beacon \(scan.count) times of \(scanSent) sent, longest gap \(gaps.max() ?? -1) s\n\(job.text("busy-scan-\(mode).log"))"
-        #expect(scan.count >= 25 && scanSent >= 150 && Double(scan.count) >= 0.8 * Double(scanSent), "\(heard)")
-        #expect((gaps.max() ?? 99) <= 2.0, "\(heard)")
+        var heard = "\(mode): scan heard the beacon \(scan.count) times of \(scanSent) sent, longest gap \(gaps.max() ?? -1) s"
+        #expect(scan.count >= 25 && scanSent >= 150 && Double(scan.count) >= 0.8 * Double(scanSent), "\(heard)\n\(job.text("busy-scan-\(mode).log"))")
+        // Active mode hears through bluetoothd, which first makes a Device1
+        // object for each of the air's devices the new discovery finds.
+        // Under emulation that takes it seconds, during which the beacon's
+        // changes thin out (CI: 2.5 s gaps in the first 7 s, then 0.72 s at
+        // most). The loss counts above; the gap bound holds once the scan
+        // has seen 90 % of the air.
+        var settled = gaps
+        if mode == "active" {
+            let known = Self.seenMostOfTheAir(job, scan: "busy-scan-\(mode).ndjson", devices: Self.busyAirDevices)
+            settled = zip(scan.dropFirst(), scan).filter { pair in known.map { pair.1 >= $0 } ?? false }.map { $0.timeIntervalSince($1) }
+            heard += "; \(known.map { String(format: "%.1f s", $0.timeIntervalSince(scan.first ?? $0)) } ?? "never") to hear 90 % of the air, longest gap after it \(settled.max() ?? -1) s"
+        }
+        print(heard)
+        #expect((settled.max() ?? 99) <= 2.0, "\(heard)\n\(job.text("busy-scan-\(mode).log"))")
 
         let ended = job.number("busy-\(mode)-ended-after")
         #expect(ended.map { $0 <= 30 + 5 + 5 } == true, "\(mode): the trip ended \(ended.map { "\($0) s" } ?? "never") after the beacon stopped")
