@@ -44,6 +44,8 @@ struct StatusReport: Encodable {
     struct Scanning: Encodable {
         var mode: String
         var reason: String
+        /// The adapter scanned (`hci0`); nil from a daemon that does not say.
+        var adapter: String?
     }
 
     /// A setting the fleet may push: the value in force, and whether it
@@ -103,15 +105,13 @@ struct StatusReport: Encodable {
     private static func live() async -> (startedAt: Date, missing: [Requirement], running: Bool, scanning: Scanning?)? {
         guard let bus = try? await DBusConnection.system() else { return nil }
         defer { bus.close() }
-        guard let reply = try? await bus.call(
-            destination: ControlInterface.busName, path: ControlInterface.path,
-            interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-            arguments: [.string(ControlInterface.interface)], timeout: .seconds(2)),
-            let properties = reply.first?.stringKeyed else { return nil }
+        guard let properties = await ControlInterface.properties(on: bus) else { return nil }
         let missing = (properties["Requirements"]?.array ?? []).compactMap { $0.string.flatMap(Requirement.init(rawValue:)) }
         let started = Date(timeIntervalSince1970: Double(properties["StartedAt"]?.int64 ?? 0))
         let mode = properties["ScanMode"]?.string ?? ""
-        let scanning = mode.isEmpty ? nil : Scanning(mode: mode, reason: properties["ScanModeReason"]?.string ?? "")
+        let adapter = properties["ScanAdapter"]?.string ?? ""
+        let scanning = mode.isEmpty ? nil
+            : Scanning(mode: mode, reason: properties["ScanModeReason"]?.string ?? "", adapter: adapter.isEmpty ? nil : adapter)
         return (started, missing, properties["Running"]?.bool ?? false, scanning)
     }
 
@@ -125,7 +125,7 @@ struct StatusReport: Encodable {
                 lines.append("session:      " + (session.loggedIn ? (session.authorized ? "authorized: " : "not authorized: ") + session.text : "not logged in"))
             }
             if let recording { lines.append("recording:    \(recording.intent)" + (recording.running.map { $0 ? ", running" : ", not running" } ?? "")) }
-            if let scanning { lines.append("scanning:     \(scanning.mode) (\(scanning.reason))") }
+            if let scanning { lines.append("scanning:     \(scanning.mode)\(scanning.adapter.map { " on \($0)" } ?? "") (\(scanning.reason))") }
             if let since = radioNeedsPowerCycleSince {
                 lines.append("radio:        needs a power cycle since \(since.formatted(.iso8601)): no adverts after every recovery step (in a car, an ignition cycle)")
             }

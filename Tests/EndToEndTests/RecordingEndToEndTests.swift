@@ -103,6 +103,9 @@ extension RecordingEndToEndTests {
         try car.startGPSD()
         try await waitFor("recording: requirements missing: none, all restored")
         try await waitFor("recording: running")
+        // status asks the running daemon how it scans, and with which adapter.
+        let scanning = try rig.run(["status"], environment: bluez.bus.environment).output
+        #expect(scanning.range(of: #"scanning:     (mgmt|passive|active) on hci0 \(ScanMode = auto"#, options: .regularExpression) != nil, "\(scanning)")
 
         let before = daemon.output.count
         try await bluez.mock.control(bluez.connection, "RemoveAdapter", [.string("hci0")])
