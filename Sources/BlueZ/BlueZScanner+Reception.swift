@@ -90,8 +90,7 @@ extension BlueZScanner {
             management = feed
             adverts.value = false
             monitorRounds.value = false
-            deviceUpdates?.cancel()
-            deviceUpdates = nil
+            unsubscribeFromDevices()
         } else {
             // Subscribed before anything says the mode changed: an advert
             // right after that must not fall between the two paths.
@@ -122,21 +121,52 @@ extension BlueZScanner {
         try await subscribe()
     }
 
-    /// Subscribes to `Device1` changes unless subscribed already.
+    /// Subscribes to the `Device1` changes under the adapter in use, unless
+    /// subscribed so already: another adapter's devices are then not even
+    /// sent to this process, so a second adapter's traffic (another
+    /// client's discovery) costs it nothing. Before an adapter is chosen,
+    /// to every device's changes; that subscription goes once one is.
+    ///
+    /// One subscription per adapter used stays until `stop()` (or the
+    /// management channel takes over), muted while another is in use:
+    /// dbus-daemon (1.14) takes rules that differ only in `path_namespace`
+    /// for the same rule when asked to remove one, and may remove the
+    /// newest. The kernel gives a replugged adapter its old index back, so
+    /// they are as many as the adapters at most.
     private func subscribe() async throws(DBusError) {
-        guard deviceUpdates == nil else { return }
-        let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection
-        deviceUpdates = try await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1")) { message in
-            guard let path = message.path else { return }
-            message.withArguments { reader in
-                _ = reader.string()
-                // Read in place: this runs for every advert.
-                let behind = bus.unreadBytes >= Self.behindBytes
-                if let sighting = table.update(path, with: &reader, at: tick(), owedOnly: rounds.value, shedStrangers: behind) {
-                    table.judge(path, interesting: sink(sighting))
+        let namespace = adapterPath
+        if let existing = deviceUpdates.first(where: { $0.namespace == namespace }) {
+            deviceFeed.value = existing.id
+        } else {
+            let table = devices, sink = deliver, tick = ticker, rounds = monitorRounds, bus = connection, feed = deviceFeed
+            deviceSubscriptions += 1
+            let mine = deviceSubscriptions
+            let subscription = try await connection.subscribe(Self.propertiesChanged(of: "org.bluez.Device1", under: namespace)) { message in
+                guard feed.value == mine, let path = message.path else { return }
+                message.withArguments { reader in
+                    _ = reader.string()
+                    // Read in place: this runs for every advert.
+                    let behind = bus.unreadBytes >= Self.behindBytes
+                    if let sighting = table.update(path, with: &reader, at: tick(), owedOnly: rounds.value, shedStrangers: behind) {
+                        table.judge(path, interesting: sink(sighting))
+                    }
                 }
             }
+            deviceUpdates.append((namespace, mine, subscription))
+            // The adapter changed while the bus was asked: the call for the new one decides.
+            guard namespace == adapterPath else { return }
+            feed.value = mine
         }
+        guard namespace != nil else { return }
+        // The rule without a namespace is never taken for another.
+        for update in deviceUpdates where update.namespace == nil { update.subscription.cancel() }
+        deviceUpdates.removeAll { $0.namespace == nil }
+    }
+
+    /// Ends every subscription to device changes.
+    func unsubscribeFromDevices() {
+        for update in deviceUpdates { update.subscription.cancel() }
+        deviceUpdates.removeAll()
     }
 
     func deviceSubscriptionFailed(_ error: DBusError) {

@@ -71,12 +71,18 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     public internal(set) var reception: ScanReception?
     /// Whether adverts come as D-Bus device updates (`active`) rather than
     /// from the management channel; read on the D-Bus connection's loop.
-    let adverts = SharedFlag(true)
+    let adverts = Shared(true)
     /// Whether adverts are counted by a monitor's `DeviceFound` (passive
     /// mode), device updates then only bringing their data.
-    let monitorRounds = SharedFlag(false)
-    /// Device1 PropertiesChanged, subscribed only while adverts come over D-Bus.
-    var deviceUpdates: SignalSubscription?
+    let monitorRounds = Shared(false)
+    /// Device1 PropertiesChanged under each adapter used (`namespace`, nil
+    /// for every device's), subscribed only while adverts come over D-Bus.
+    var deviceUpdates: [(namespace: String?, id: Int, subscription: SignalSubscription)] = []
+    /// The `id` of the subscription that delivers: the others are muted, so
+    /// one advert is never two sightings.
+    let deviceFeed = Shared(0)
+    /// Subscriptions to device changes made, numbering each.
+    var deviceSubscriptions = 0
     var management: ManagementFeed?
     /// Set while a discovery cycle is between its stop and its start, so the
     /// Discovering=false it causes is not taken for BlueZ stopping discovery.
@@ -110,7 +116,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     /// Set while our own UnregisterMonitor is unanswered: bluetoothd calls
     /// each monitor's Release before it answers, and those are no failure,
     /// even when a new registration is under way by the time they are handled.
-    let unregistering = SharedFlag(false)
+    let unregistering = Shared(false)
 
     /// Sightings go to `sightings`, an async stream. A consumer that keeps up
     /// with every advert (the recorder) can instead pass `onSighting`, which
@@ -229,9 +235,9 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         }
     }
 
-    static func propertiesChanged(of interface: String) -> MatchRule {
+    static func propertiesChanged(of interface: String, under namespace: String? = "/org/bluez") -> MatchRule {
         MatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                  pathNamespace: "/org/bluez", arg0: interface)
+                  pathNamespace: namespace, arg0: interface)
     }
 
     /// A change that concerns the scanner's own state rather than one device.
@@ -255,8 +261,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         controlSink?.finish()
         subscriptions.forEach { $0.cancel() }
         subscriptions.removeAll()
-        deviceUpdates?.cancel()
-        deviceUpdates = nil
+        unsubscribeFromDevices()
         management?.cancel()
         management = nil
         if let adapterPath, state == .scanning, !usesMonitor {

@@ -47,6 +47,45 @@ struct AdapterFailoverTests {
         await scanner.stop()
     }
 
+    /// The bus sends the scanner the device changes of the adapters it
+    /// uses, not every adapter's: another client's discovery on a second
+    /// adapter costs it nothing. Its subscription to every device's,
+    /// made before an adapter is chosen, goes. After a failover the new
+    /// adapter's are added (the old adapter's stays, muted: dbus-daemon
+    /// could take the wrong one when asked to remove it). As dbus-daemon
+    /// itself lists the scanner's match rules.
+    @Test func theBusSendsTheScannerOnlyTheDeviceChangesOfTheAdaptersItUses() async throws {
+        let rig = try await rig()
+        defer { rig.stop() }
+        let clock = TestClock()
+        var options = ScannerOptions.documented
+        options.mode = .active
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.startRunning()
+        // The rule without a namespace is removed a moment after the adapter's is in place.
+        try await withDeadline(.seconds(20), "hci0's rule alone") { while try await deviceRules(rig) != ["/org/bluez/hci0"] { try await Task.sleep(for: .milliseconds(10)) } }
+
+        try await rig.setPowered(false)
+        try await withDeadline(.seconds(20), "powered off seen") { while await scanner.state != .poweredOff { try await Task.sleep(for: .milliseconds(10)) } }
+        clock.advance(by: options.failoverDelay)
+        try await withDeadline(.seconds(20), "scanning on hci1") { while await (scanner.adapterName, scanner.state) != ("hci1", .scanning) { try await Task.sleep(for: .milliseconds(10)) } }
+        #expect(try await deviceRules(rig) == ["/org/bluez/hci0", "/org/bluez/hci1"])
+        await scanner.stop()
+        try await withDeadline(.seconds(20), "every rule removed") { while try await !deviceRules(rig).isEmpty { try await Task.sleep(for: .milliseconds(10)) } }
+    }
+
+    /// The path namespaces of the connection's match rules for Device1
+    /// changes ("-" for a rule without one), from dbus-daemon's statistics interface.
+    private func deviceRules(_ rig: BlueZTestRig) async throws -> [String] {
+        let reply = try await rig.connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Debug.Stats",
+            method: "GetAllMatchRules")
+        let rules = reply.first?.stringKeyed?[rig.connection.uniqueName]?.array?.compactMap(\.string) ?? []
+        return rules.filter { $0.contains("arg0='org.bluez.Device1'") }.map { rule in
+            rule.range(of: #"path_namespace='[^']*'"#, options: .regularExpression).map { String(rule[$0].dropFirst(16).dropLast()) } ?? "-"
+        }.sorted()
+    }
+
     @Test func theBestAdapterIsPoweredThenRankedThenFirst() async throws {
         let rig = try await rig()
         defer { rig.stop() }
