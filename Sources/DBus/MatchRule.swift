@@ -7,7 +7,9 @@ public struct MatchRule: Sendable, Hashable {
     public var interface: String?
     public var member: String?
     public var path: String?
-    /// Matches `path` itself and every object below it.
+    /// Matches `path` itself and every object below it. dbus-daemon (1.14)
+    /// leaves it out when it compares rules for `RemoveMatch`: of two rules
+    /// that differ only here, removing one may remove the other.
     public var pathNamespace: String?
     /// Matches the first argument when it is a string.
     public var arg0: String?
