@@ -17,13 +17,18 @@ struct AdapterFailoverTests {
         return rig
     }
 
-    @Test func anAdapterPoweredOffAndNotBackIsLeftForAnotherWithinTheDelay() async throws {
-        let rig = try await rig()
-        defer { rig.stop() }
+    /// A scanner in active mode on a test clock, with the documented options.
+    private func activeScanner(on rig: BlueZTestRig) -> (BlueZScanner<TestClock>, TestClock, ScannerOptions) {
         let clock = TestClock()
         var options = ScannerOptions.documented
         options.mode = .active
-        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        return (BlueZScanner(connection: rig.connection, options: options, clock: clock), clock, options)
+    }
+
+    @Test func anAdapterPoweredOffAndNotBackIsLeftForAnotherWithinTheDelay() async throws {
+        let rig = try await rig()
+        defer { rig.stop() }
+        let (scanner, clock, options) = activeScanner(on: rig)
         let events = scanner.events
         try await scanner.startRunning()
         #expect(try await rig.calls("StartDiscovery", on: "/org/bluez/hci0").count == 1)
@@ -57,10 +62,7 @@ struct AdapterFailoverTests {
     @Test func theBusSendsTheScannerOnlyTheDeviceChangesOfTheAdaptersItUses() async throws {
         let rig = try await rig()
         defer { rig.stop() }
-        let clock = TestClock()
-        var options = ScannerOptions.documented
-        options.mode = .active
-        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        let (scanner, clock, options) = activeScanner(on: rig)
         try await scanner.startRunning()
         // The rule without a namespace is removed a moment after the adapter's is in place.
         try await withDeadline(.seconds(20), "hci0's rule alone") { while try await deviceRules(rig) != ["/org/bluez/hci0"] { try await Task.sleep(for: .milliseconds(10)) } }
