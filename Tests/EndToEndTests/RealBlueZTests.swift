@@ -334,7 +334,8 @@ struct RealBlueZTests {
         var settled = gaps
         if mode == "active" {
             let known = Self.seenMostOfTheAir(job, scan: "busy-scan-\(mode).ndjson", devices: Self.busyAirDevices)
-            settled = zip(scan.dropFirst(), scan).filter { pair in known.map { pair.1 >= $0 } ?? false }.map { $0.timeIntervalSince($1) }
+            // gaps[i] is the silence after scan[i].
+            settled = zip(scan, gaps).filter { start, _ in known.map { start >= $0 } ?? false }.map(\.1)
             heard += "; \(known.map { String(format: "%.1f s", $0.timeIntervalSince(scan.first ?? $0)) } ?? "never") to hear 90 % of the air, longest gap after it \(settled.max() ?? -1) s"
         }
         print(heard)

@@ -9,11 +9,17 @@
 # Before that stop, bluetoothd restarts and the adapter is powered off and
 # on: the controller scans on with the duplicate filter off, and the
 # gateway keeps recording the beacon.
+# Stops bluetoothd and starts it as Debian ships it, logging to
+# /run/bluetoothd.log; the log so far is moved to $1 first, if given.
+restart_bluetoothd() {
+    kill $(pidof bluetoothd)
+    wait_for 30 sh -c '! pidof bluetoothd'
+    [ -n "${1:-}" ] && mv /run/bluetoothd.log "$1"
+    /usr/libexec/bluetooth/bluetoothd -n >> /run/bluetoothd.log 2>&1 &
+}
+
 step "stock bluetoothd: restarted without --experimental"
-kill $(pidof bluetoothd)
-wait_for 30 sh -c '! pidof bluetoothd'
-cp /run/bluetoothd.log /job/bluetoothd-experimental.log
-/usr/libexec/bluetooth/bluetoothd -n > /run/bluetoothd.log 2>&1 &
+restart_bluetoothd /job/bluetoothd-experimental.log
 devices=300
 air stock
 sed "s/^Adapter = .*/Adapter = hci$index/" /job/scan-mgmt.conf > /run/stock.conf
@@ -45,9 +51,7 @@ sleep 3
 
 step "stock bluetoothd: restarted, then hci$index powered off and on, under the gateway's kernel monitor"
 now > /job/stock-bluetoothd-restarted
-kill $(pidof bluetoothd)
-wait_for 30 sh -c '! pidof bluetoothd'
-/usr/libexec/bluetooth/bluetoothd -n >> /run/bluetoothd.log 2>&1 &
+restart_bluetoothd
 wait_for 90 busctl --system introspect org.bluez /org/bluez/hci$index > /dev/null || finish 21 "bluetoothd never showed hci$index again"
 sleep 20
 now > /job/stock-power-cycled
