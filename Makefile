@@ -115,12 +115,12 @@ test-vm: deps
 # One drive with no hardware: mock BlueZ with the car's beacon, gpsd replaying
 # a real drive, glewlwyd and the local backend. Writes waymark-demo-trip.geojson.
 demo: demo-build
-	@.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson
+	@.build/debug/waymark-demo --out waymark-demo-trip.geojson
 
 # The same drive, also published to a local mosquitto with Home Assistant discovery.
 demo-mqtt: demo-build
 	@$(APT_INSTALL) mosquitto mosquitto-clients
-	@.build/debug/waymark-demo --log Tests/LocationTests/gpsd/nl2008u.log --out waymark-demo-trip.geojson --mqtt on
+	@.build/debug/waymark-demo --out waymark-demo-trip.geojson --mqtt on
 
 bench: deps
 	$(SWIFT) run -c release waymark-bench

@@ -5,7 +5,7 @@ enum DemoError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .failed(let what): what
-        case .usage(let what): "usage: waymark-demo [--waymark PATH] [--log RECEIVER_LOG] [--out TRIP.geojson] [--report TRIP.html] [--mqtt on]: \(what)"
+        case .usage(let what): "usage: waymark-demo [--waymark PATH] [--drive TRACK.gpx] [--out TRIP.geojson] [--report TRIP.html] [--mqtt on]: \(what)"
         }
     }
 }

@@ -9,8 +9,9 @@ BUILD_PACKAGES="swiftlang libstdc++-14-dev pkg-config make dpkg-dev libdbus-1-de
 # bluetoothd and btmgmt, and python3 for the virtual controller; gpsd; and the libraries the package depends on,
 # so that `apt install ./waymark_…_arm64.deb` needs no network. sudo for
 # the user's `sudo -u waymark waymark login`, socat to reach the host's
-# peers from the guest's loopback, sqlite3 for the store's checks.
-PI_PACKAGES="systemd-sysv udev dbus linux-image-arm64 kmod iproute2 procps sudo socat sqlite3 python3 bluez bluez-test-tools gpsd e2fsprogs libbluetooth3 libcurl4t64 libdbus-1-3 libgps30t64 libmosquitto1 libqrencode4 libsqlite3-0 libssl3t64 zlib1g libstdc++6 init-system-helpers"
+# peers from the guest's loopback, sqlite3 for the store's checks, man-db for
+# `man waymark` and `man waymark.conf` as a user reads them.
+PI_PACKAGES="systemd-sysv udev dbus man-db linux-image-arm64 kmod iproute2 procps sudo socat sqlite3 python3 bluez bluez-test-tools gpsd e2fsprogs libbluetooth3 libcurl4t64 libdbus-1-3 libgps30t64 libmosquitto1 libqrencode4 libsqlite3-0 libssl3t64 zlib1g libstdc++6 init-system-helpers"
 
 # The arm64 build root also builds hci_vhci for the virtual Pi: Debian's
 # arm64 kernel is built without it (CONFIG_BT_HCIVHCI is not set), and
