@@ -27,19 +27,24 @@ WAYMARK_CACHE ?= /var/cache/waymark
 export WAYMARK_CACHE
 DEB_DIR = .build/deb
 
-.PHONY: all build release test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air bench-air-memory order-file fuzz clean install uninstall
+.PHONY: all build release docs test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air bench-air-memory order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
 BUILD ?= release
 BINDIR = $(PREFIX)/bin
 UNITDIR ?= /lib/systemd/system
+MANDIR = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 INSTALLED = $(DESTDIR)$(BINDIR)/waymark \
 	$(DESTDIR)$(UNITDIR)/waymark.service \
 	$(DESTDIR)/usr/share/dbus-1/system.d/io.waymark.Gateway1.conf \
 	$(DESTDIR)/usr/lib/sysusers.d/waymark.conf \
 	$(DESTDIR)/usr/lib/tmpfiles.d/waymark.conf \
-	$(DESTDIR)/usr/lib/udev/rules.d/60-waymark.rules
+	$(DESTDIR)/usr/lib/udev/rules.d/60-waymark.rules \
+	$(DESTDIR)$(MANDIR)/man1/waymark.1 \
+	$(DESTDIR)$(MANDIR)/man5/waymark.conf.5 \
+	$(DESTDIR)$(COMPLETIONDIR)/waymark
 
 all: build
 
@@ -122,6 +127,14 @@ demo-mqtt: demo-build
 	@$(APT_INSTALL) mosquitto mosquitto-clients
 	@.build/debug/waymark-demo --out waymark-demo-trip.geojson --mqtt on
 
+# The manual's generated parts (docs/configuration.md, commands.md and
+# troubleshooting.md) made again from the code's tables, then every check of
+# the documentation (DocumentationTests).
+docs:
+	$(SWIFT) build --build-tests
+	WAYMARK_WRITE_DOCS=1 $$($(SWIFT) build --show-bin-path)/WaymarkPackageTests.xctest --testing-library swift-testing --filter 'GeneratedPagesTests/theGeneratedPart'
+	$$($(SWIFT) build --show-bin-path)/WaymarkPackageTests.xctest --testing-library swift-testing --filter '^DocumentationTests\.'
+
 bench: deps
 	$(SWIFT) run -c release waymark-bench
 
@@ -191,6 +204,10 @@ install:
 	install -D -m 0644 hardware/waymark.sysusers $(DESTDIR)/usr/lib/sysusers.d/waymark.conf
 	install -D -m 0644 hardware/waymark.tmpfiles $(DESTDIR)/usr/lib/tmpfiles.d/waymark.conf
 	install -D -m 0644 udev/60-waymark.rules $(DESTDIR)/usr/lib/udev/rules.d/60-waymark.rules
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(COMPLETIONDIR)
+	.build/$(BUILD)/waymark manual waymark > $(DESTDIR)$(MANDIR)/man1/waymark.1
+	.build/$(BUILD)/waymark manual waymark.conf > $(DESTDIR)$(MANDIR)/man5/waymark.conf.5
+	.build/$(BUILD)/waymark completion > $(DESTDIR)$(COMPLETIONDIR)/waymark
 	@# The config is the user's once installed: never overwritten.
 	install -d -m 0755 $(DESTDIR)/etc/waymark
 	test -e $(DESTDIR)/etc/waymark/waymark.conf || \

@@ -203,6 +203,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "DBus", "Radio", "Vocabulary", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "Config", "MQTT", "Session", "Store", "Telemetry", "Upload", "PeerHarness"], swiftSettings: strict),
         .testTarget(name: "CommandTests", dependencies: ["Command"], swiftSettings: strict),
+        .testTarget(name: "DocumentationTests", dependencies: ["CLI", "Command", "Config", "PeerHarness", "Run"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["Basics", "CLI", "Command", "Fuzzing", "Pairings", "PeerHarness", "Storage", "Store", "Vocabulary", "Run"], swiftSettings: strict),
         // The arm64 package on a virtual Pi (`make test-pi`), and power cuts
         // (`make test-power`); `make test` leaves both out.

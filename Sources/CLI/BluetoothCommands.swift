@@ -15,18 +15,21 @@ import Vocabulary
 /// `decode`, `scan`, `pair`, `beacons` and `unpair`.
 package enum BluetoothCommands {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "decode", summary: "Decode one advertising payload offline.", options: [
+        CommandSpec(name: "decode", summary: "Decode one advertising payload offline.",
+                    details: "Prints what the payload decodes to, or unknown with its bytes; --json as scan --json prints each advert.", options: [
             OptionSpec(name: "--manufacturer-data", valueName: "0xCCCC:HEX", help: "company id and payload after it"),
             OptionSpec(name: "--service-data", valueName: "UUID:HEX", help: "service UUID (16-bit or 128-bit) and payload"),
             OptionSpec(name: "--address", valueName: "AA:BB:…", help: "advertiser address (for encrypted BTHome)"),
             OptionSpec(name: "--json", help: "one line of JSON"),
         ] + KeyInput.bindkey.options, run: decode),
-        CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).", options: [
+        CommandSpec(name: "scan", summary: "Show nearby beacons and tags live (a table on a terminal, lines or NDJSON in a pipe).",
+                    details: "A device that matches a pairing is marked with its label (PAIRED car: in the table, paired: car as the last field, \"pairing\" in JSON), a phone's private address resolved by its IRK included. While the daemon scans, scan shows what the daemon hears; --radio scans with the radio whatever runs.", options: [
             OptionSpec(name: "--json", help: "NDJSON, one sighting per line"),
             OptionSpec(name: "--duration", valueName: "S", help: "stop after S seconds"),
             OptionSpec(name: "--radio", help: "scan with the radio even while the daemon scans (a discovery of its own beside the daemon's changes what the daemon hears)"),
         ], run: scan),
-        CommandSpec(name: "pair", summary: "Pair the vehicle beacon or a sensor tag, by identity.", options: [
+        CommandSpec(name: "pair", summary: "Pair the vehicle beacon or a sensor tag, by identity.",
+                    details: "By an iBeacon, Eddystone or AltBeacon identity, a Ruuvi or BTHome tag's own MAC, a fixed address, an IRK for private addresses, or a device bonded to BlueZ; --strongest takes the strongest beacon heard. There is one vehicle beacon: pairing a new one replaces the old.", options: [
             OptionSpec(name: "--role", valueName: "vehicle|sensor", help: "what the device is (default vehicle)"),
             OptionSpec(name: "--label", valueName: "TEXT", help: "a name to show"),
             OptionSpec(name: "--ibeacon", valueName: "UUID:MAJOR:MINOR", help: "pair this iBeacon without scanning"),
@@ -36,7 +39,8 @@ package enum BluetoothCommands {
             OptionSpec(name: "--strongest", help: "scan and pair the strongest beacon heard"),
             OptionSpec(name: "--within", valueName: "S", help: "how long to scan (default 10)"),
         ] + KeyInput.bindkey.options + KeyInput.irk.options, run: pair),
-        CommandSpec(name: "beacons", summary: "List pairings.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
+        CommandSpec(name: "beacons", summary: "List pairings.",
+                    details: "Bindkeys and IRKs are never printed.", options: [OptionSpec(name: "--json", help: "JSON array")], run: beacons),
         CommandSpec(name: "unpair", summary: "Remove a pairing.", arguments: "ID", run: unpair),
     ]
 

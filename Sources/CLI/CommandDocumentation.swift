@@ -30,6 +30,7 @@ package enum CommandDocumentation {
             }
             if !command.arguments.isEmpty { page += " \\fI\(roff(command.arguments))\\fR" }
             page += "\n\(roff(command.summary))\n"
+            if !command.details.isEmpty { page += ".br\n\(roff(command.details))\n" }
             for option in command.options {
                 page += ".RS\n.TP\n\\fB\(roff(option.name))\\fR" + (option.valueName.map { " \\fI\(roff($0))\\fR" } ?? "")
                 page += "\n\(roff(option.help))\n.RE\n"
@@ -57,16 +58,40 @@ package enum CommandDocumentation {
             .SH FILES
             .TP
             /etc/waymark/waymark.conf
-            The config (\\fBwaymark config \\-\\-defaults\\fR prints every key).
+            The config, described in waymark.conf(5) (\\fBwaymark config \\-\\-defaults\\fR prints every key).
             .TP
             /var/lib/waymark/waymark.db
             The store: session, pairings, trips and the upload queue.
             .SH SEE ALSO
-            systemctl(1), journalctl(1), bluetoothd(8), gpsd(8)
+            waymark.conf(5), systemctl(1), journalctl(1), bluetoothd(8), gpsd(8)
 
             """
         return page
     }
+
+    /// The manual's command reference (docs/commands.md): each command's
+    /// usage, summary, details and options, then the exit codes.
+    package static func markdown(_ commands: [CommandSpec]) -> String {
+        var text = ""
+        for command in commands {
+            text += "### `\(command.name)`\n\n```\n\(command.usage.dropFirst("usage: ".count))\n```\n\n\(command.summary)\n"
+            if !command.details.isEmpty { text += "\n\(command.details)\n" }
+            if !command.options.isEmpty {
+                text += "\n| option | |\n|---|---|\n"
+                for option in command.options {
+                    let head = option.name + (option.valueName.map { " " + $0 } ?? "")
+                    text += "| `\(cell(head))` | \(cell(option.help)) |\n"
+                }
+            }
+            text += "\n"
+        }
+        text += "### Exit codes\n\nExit codes follow sysexits(3):\n\n| code | meaning |\n|---|---|\n"
+        for (codes, meaning) in ExitCode.documented { text += "| \(codes) | \(cell(meaning)) |\n" }
+        return text
+    }
+
+    /// Text for a Markdown table's cell: a bar would end it.
+    static func cell(_ text: String) -> String { text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
 
     /// A bash completion script: the global options and their values, the
     /// commands, then each command's options, their values (files,
@@ -138,7 +163,7 @@ package enum CommandDocumentation {
     }
 
     /// Markdown made plain text: no backticks, and a link's text without its target.
-    private static func plain(_ text: String) -> String {
+    static func plain(_ text: String) -> String {
         var result = ""
         var rest = Substring(text.filter { $0 != "`" })
         while let open = rest.firstIndex(of: "[") {
@@ -159,7 +184,7 @@ package enum CommandDocumentation {
     /// Text escaped for roff: backslashes, hyphens (so they stay ASCII
     /// minus signs), characters beyond ASCII, and a leading dot or quote
     /// that would start a request.
-    private static func roff(_ text: String) -> String {
+    static func roff(_ text: String) -> String {
         var escaped = ""
         var lineStart = true
         for character in text {

@@ -4,6 +4,7 @@ import Config
 /// `waymark config`: checks the config file, or prints a commented default one.
 package enum ConfigCommand {
     package static let spec = CommandSpec(name: "config", summary: "Check the config file, or print a commented default one.",
+                    details: "--require-backend exits 1, with one line, unless [Session] Issuer and [Backend] BaseURL are set: the unit's start condition.",
         options: [OptionSpec(name: "--defaults", help: "print every key with its default"),
                   OptionSpec(name: "--require-backend", help: "exit 1 unless [Session] Issuer and [Backend] BaseURL are set (the unit's start condition)")]) { invocation in
         if invocation.flag("--defaults") {

@@ -13,7 +13,8 @@ import Store
 /// `--follow`) the daemon's `Event` signals as they come.
 package enum EventCommands {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "events", summary: "Show recorded events (requirements, gaps, trips); --follow keeps listening to the daemon.", options: [
+        CommandSpec(name: "events", summary: "Show recorded events (requirements, gaps, trips); --follow keeps listening to the daemon.",
+                    details: "Requirements missing or lost while running, telemetry gaps, trips, radio and session events. --follow then prints the daemon's events as they happen.", options: [
             OptionSpec(name: "--follow", help: "then print new events from the running daemon"),
             OptionSpec(name: "--json", help: "NDJSON, one event per line"),
         ], run: events),

@@ -9,7 +9,8 @@ import Vocabulary
 /// `waymark export --trip ID --format gpx|geojson|csv [--out FILE]`.
 package enum ExportCommand {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "export", summary: "Write a trip's track as GPX, GeoJSON or CSV.", options: [
+        CommandSpec(name: "export", summary: "Write a trip's track as GPX, GeoJSON or CSV.",
+                    details: "Every recorded fix of the trip, kept locally after upload.", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips)", required: true),
             OptionSpec(name: "--format", valueName: "gpx|geojson|csv", help: "the file format (default gpx)"),
             OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output; - is standard output"),

@@ -14,6 +14,7 @@ import Vocabulary
 package enum HealthCommand {
     package static let specs: [CommandSpec] = [
         CommandSpec(name: "health", summary: "Exit 0 if this gateway is healthy (for fleet update tools), else a code naming the first problem: 10 daemon, 11 store, 12 session, 13 radio, 14 queue.",
+                    details: "One line: healthy, or unhealthy and the first problem. --json gives the verdict, the daemon's facts and the thresholds.",
                     options: [OptionSpec(name: "--json", help: "the verdict, the daemon's facts and the thresholds as one JSON object")], run: run),
     ]
 

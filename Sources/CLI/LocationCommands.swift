@@ -9,7 +9,8 @@ import Telemetry
 /// `gps`: the live fix from the configured source, or a capture decoded offline.
 package enum LocationCommands {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "gps", summary: "Show fixes from the configured location source, one per epoch, or decode an NMEA capture.", options: [
+        CommandSpec(name: "gps", summary: "Show fixes from the configured location source, one per epoch, or decode an NMEA capture.",
+                    details: "State changes (unreachable, no device, no fix, fix) go to standard error. --nmea FILE decodes an NMEA capture offline and says how many bad lines it skipped.", options: [
             OptionSpec(name: "--json", help: "NDJSON with gpsd's TPV field names and units"),
             OptionSpec(name: "--count", valueName: "N", help: "stop after N fixes"),
             OptionSpec(name: "--nmea", valueName: "FILE", help: "decode this NMEA capture offline and exit"),

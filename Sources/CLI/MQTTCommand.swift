@@ -11,6 +11,7 @@ import Store
 package enum MQTTCommand {
     package static let specs = [
         CommandSpec(name: "mqtt", summary: "`mqtt test`: connect to the configured broker, publish availability and read it back.",
+                    details: "Connects with the configured settings under its own client id, reads the retained availability, publishes it back and reads it again. Prints one line per step; a TLS, authentication or ACL problem is one line with its fix, exit 69.",
                     arguments: "test", run: run),
     ]
 

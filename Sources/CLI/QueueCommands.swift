@@ -10,6 +10,7 @@ import Upload
 package enum QueueCommands {
     package static let specs: [CommandSpec] = [
         CommandSpec(name: "queue", summary: "Show the upload queue; `queue retry-dead` requeues dead letters, `queue flush` asks the daemon to upload now.",
+                    details: "Depth, oldest sample, bytes, last success and last error, dead letters. `queue retry-dead` puts dead-lettered samples back in the queue with new sequence numbers and asks the daemon to flush; `queue flush` asks the running daemon to upload now (exit 69 when no daemon answers).",
                     arguments: "[retry-dead|flush]", options: [OptionSpec(name: "--json", help: "one JSON object")], run: queue),
     ]
 

@@ -11,6 +11,7 @@ import Telemetry
 package enum RadioCommand {
     package static let specs = [
         CommandSpec(name: "radio", summary: "Show the radio's health (adverts per minute, restarts, paired devices seen) from the running daemon.",
+                    details: "The fields of the radio_health sample for the interval so far. Exit 69 when no daemon answers.",
                     options: [OptionSpec(name: "--json", help: "one JSON object, as the radio_health sample")], run: run),
     ]
 

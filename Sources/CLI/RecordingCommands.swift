@@ -9,9 +9,12 @@ import Vocabulary
 /// `start`, `stop` and `trips`.
 package enum RecordingCommands {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "start", summary: "Arm recording (kept across restarts; login also arms).") { await setIntent(.armed, $0) },
-        CommandSpec(name: "stop", summary: "Disarm recording (kept across restarts; logout also disarms).") { await setIntent(.disarmed, $0) },
-        CommandSpec(name: "trips", summary: "List recorded trips.", options: [OptionSpec(name: "--json", help: "a JSON array")], run: trips),
+        CommandSpec(name: "start", summary: "Arm recording (kept across restarts; login also arms).",
+                    details: "The intent is kept in the store across restarts; a running daemon is told at once.") { await setIntent(.armed, $0) },
+        CommandSpec(name: "stop", summary: "Disarm recording (kept across restarts; logout also disarms).",
+                    details: "The intent is kept in the store across restarts; a running daemon is told at once.") { await setIntent(.disarmed, $0) },
+        CommandSpec(name: "trips", summary: "List recorded trips.",
+                    details: "Each trip's id, start, end, the number of positions kept and the track length through them (points, distance_meters), and why it ended.", options: [OptionSpec(name: "--json", help: "a JSON array")], run: trips),
     ]
 
     /// Stores the intent and tells a running daemon, which reconciles.

@@ -13,7 +13,8 @@ package enum ReportCommand {
     static let openStreetMap = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "report", summary: "Write a trip's report: one HTML file that opens offline (map, speed, beacon RSSI, sensors, events, uploads).", options: [
+        CommandSpec(name: "report", summary: "Write a trip's report: one HTML file that opens offline (map, speed, beacon RSSI, sensors, events, uploads).",
+                    details: "Default: the latest trip. With --all, a report per trip and an index page into a directory.", options: [
             OptionSpec(name: "--trip", valueName: "ID", help: "the trip (see waymark trips); default: the latest"),
             OptionSpec(name: "--all", help: "every trip: a report each and index.html, in the directory --out names"),
             OptionSpec(name: "--out", valueName: "FILE", help: "write here (mode 0600) instead of standard output; - is standard output; with --all, a directory"),

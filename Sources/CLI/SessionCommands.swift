@@ -15,13 +15,16 @@ import Vocabulary
 /// `login`, `logout` and `whoami`.
 package enum SessionCommands {
     package static let specs: [CommandSpec] = [
-        CommandSpec(name: "login", summary: "Log in once (device code with a QR code, or --username); a valid session is kept.", options: [
+        CommandSpec(name: "login", summary: "Log in once (device code with a QR code, or --username); a valid session is kept.",
+                    details: "With a valid session it only says who is logged in, without contacting the provider; --force logs out first. By default it uses the device code grant, showing the link, the code and a QR code of the link in the terminal. --username uses the password grant; the password is prompted for without echo, or read from standard input. Then it fetches the account and remote settings and tells a running daemon, which arms.", options: [
             OptionSpec(name: "--force", help: "log out first, then log in again"),
             OptionSpec(name: "--username", valueName: "USER", help: "use the password grant; the password is prompted for"),
             OptionSpec(name: "--password-stdin", help: "read the password from standard input"),
         ], run: login),
-        CommandSpec(name: "logout", summary: "Revoke the tokens (best effort) and clear the session.", run: logout),
-        CommandSpec(name: "whoami", summary: "Show who is logged in, from the store.", options: [
+        CommandSpec(name: "logout", summary: "Revoke the tokens (best effort) and clear the session.",
+                    details: "Also offline: the session is cleared whether or not the provider answers. The only command that logs out.", run: logout),
+        CommandSpec(name: "whoami", summary: "Show who is logged in, from the store.",
+                    details: "Exit 1 when not authorized. Never prints a token.", options: [
             OptionSpec(name: "--json", help: "one JSON object"),
         ], run: whoami),
     ]

@@ -3,13 +3,18 @@
 package struct CommandSpec: Sendable {
     package var name: String
     package var summary: String
+    /// What the summary leaves out, a paragraph for `--help`, the man page and the manual; often empty.
+    package var details: String
     /// Positional arguments as shown in the usage line, e.g. `ID`.
     package var arguments = ""
     package var options: [OptionSpec] = []
     package var run: @Sendable (Invocation) async -> ExitCode
 
-    package init(name: String, summary: String, arguments: String = "", options: [OptionSpec] = [], run: @escaping @Sendable (Invocation) async -> ExitCode) {
-        (self.name, self.summary, self.arguments, self.options, self.run) = (name, summary, arguments, options, run)
+    package init(
+        name: String, summary: String, details: String = "", arguments: String = "", options: [OptionSpec] = [],
+        run: @escaping @Sendable (Invocation) async -> ExitCode
+    ) {
+        (self.name, self.summary, self.details, self.arguments, self.options, self.run) = (name, summary, details, arguments, options, run)
     }
 
     package var usage: String {
@@ -24,6 +29,7 @@ package struct CommandSpec: Sendable {
 
     package var help: String {
         var text = "\(usage)\n\n\(summary)\n"
+        if !details.isEmpty { text += "\n\(details)\n" }
         if !options.isEmpty {
             text += "\noptions:\n"
             for option in options {

@@ -21,7 +21,7 @@ extension ExitCode {
     public static let documented: [(codes: String, meaning: String)] = [
         ("0", "success"),
         ("1", "a check failed (`doctor`, `config --require-backend`, `mqtt test`)"),
-        ("10–14", "`health`: unhealthy, by first problem (see [Health, for fleet updates](#health-for-fleet-updates))"),
+        ("10–14", "`health`: unhealthy, by first problem (see [Health, for fleet updates](fleet.md#health-for-fleet-updates))"),
         ("64", "usage error (unknown command or option)"),
         ("65", "bad input data (a payload or key that is not hex, an unknown pairing id)"),
         ("69", "Bluetooth unavailable for `scan` / `pair` (the message names the missing requirement)"),

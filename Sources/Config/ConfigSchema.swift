@@ -9,33 +9,35 @@ package enum ConfigSchema {
     package static let keys: [ConfigKey] = [
         text("Session", "Issuer", "", "OIDC issuer URL (https, or http on loopback)", url: true) { $0.session.issuer = $1 },
         text("Session", "ClientId", "", "OAuth client id registered at the issuer") { $0.session.clientID = $1 },
-        text("Session", "ClientSecretFile", "", "file holding the client secret, for a confidential client") { $0.session.clientSecretFile = $1 },
-        ConfigKey(section: "Session", name: "Scopes", defaultText: "openid", help: "space-separated scopes to request") { config, text in
+        text("Session", "ClientSecretFile", "", "file holding the client secret, for a confidential client", accepts: "a file path, or empty") { $0.session.clientSecretFile = $1 },
+        ConfigKey(section: "Session", name: "Scopes", defaultText: "openid", accepts: "scopes separated by spaces, openid among them", help: "space-separated scopes to request") { config, text in
             let scopes = text.split(separator: " ").map(String.init)
             guard scopes.contains("openid") else { return "must include openid" }
             config.session.scopes = scopes
             return nil
         },
-        text("Session", "CAFile", "", "PEM file of extra CAs to trust; verification is never turned off") { $0.session.caFile = $1 },
+        text("Session", "CAFile", "", "PEM file of extra CAs to trust; verification is never turned off", accepts: "a file path, or empty") { $0.session.caFile = $1 },
         text("Backend", "BaseURL", "", "fleet API base URL used until the account names one", url: true) { $0.backend.baseURL = $1 },
-        duration("Backend", "SettingsInterval", "15min", "fetch settings and fleet commands (lock, wipe) this often, and after every token refresh", minimum: .seconds(1)) {
+        duration("Backend", "SettingsInterval", "15min", "fetch settings and fleet commands (lock, wipe) this often (±10 % jitter), and after every token refresh and reload", minimum: .seconds(1)) {
             $0.backend.settingsInterval = $1
         },
-        text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the first adapter") { $0.bluetooth.adapter = $1 },
-        ConfigKey(section: "Bluetooth", name: "ScanMode", defaultText: "auto",
-                  help: "auto, passive, active or mgmt: how adverts are heard (auto picks mgmt with CAP_NET_ADMIN, else passive where bluetoothd offers advertisement monitors, else active)") { config, text in
+        text("Bluetooth", "Adapter", "", "adapter name (hci0) or address; empty means the best one: powered, then USB before the UART, then by name",
+             accepts: "hci0, an adapter address, or empty") { $0.bluetooth.adapter = $1 },
+        ConfigKey(section: "Bluetooth", name: "ScanMode", defaultText: "auto", accepts: "auto, passive, active or mgmt",
+                  help: "how adverts are heard (auto picks mgmt with CAP_NET_ADMIN, else passive where bluetoothd offers advertisement monitors, else active)") { config, text in
             guard let mode = ScanMode(rawValue: text.lowercased()) else { return "expected auto, passive, active or mgmt" }
             config.bluetooth.scanMode = mode
             return nil
         },
         duration("Bluetooth", "ScanWatchdog", "60s", "after this long without adverts, take the next recovery step (restart, power cycle, rfkill, mgmt power cycle, report)", minimum: .seconds(1)) { $0.bluetooth.scanWatchdog = $1 },
-        duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ", minimum: .seconds(1)) { $0.bluetooth.deviceExpiry = $1 },
+        duration("Bluetooth", "DeviceExpiry", "5min", "remove unpaired devices unseen this long from BlueZ's cache", minimum: .seconds(1)) { $0.bluetooth.deviceExpiry = $1 },
         // Below a second the samples would flood the queue: 0 turns them off instead.
         parsed("Bluetooth", "HealthInterval", "5min", "record a radio_health sample this often, all the time the daemon runs; 0 for never",
                expected: "0 or a duration of at least 1s, such as 5min",
                { ConfigValue.duration($0).flatMap { $0 == .zero || $0 >= .seconds(1) ? $0 : nil } }) { $0.bluetooth.healthInterval = $1 },
         ConfigKey(section: "Location", name: "Source", defaultText: "gpsd://127.0.0.1:2947",
-                  help: "gpsd://HOST:PORT, gpsd:///SOCKET or nmea:///DEVICE?baud=RATE") { config, text in
+                  accepts: "gpsd://HOST:PORT, gpsd:///SOCKET or nmea:///DEVICE?baud=RATE (4800 to 460800)",
+                  help: "where fixes come from: gpsd over TCP or a unix socket, or a receiver read directly as NMEA") { config, text in
             guard let source = LocationSource(text) else { return "expected gpsd://HOST:PORT, gpsd:///PATH or nmea:///DEVICE?baud=RATE" }
             config.location.source = source
             return nil
@@ -50,7 +52,7 @@ package enum ConfigSchema {
         duration("Recording", "FixInterval", "1s", "at most one fix sample per interval") { $0.recording.fixInterval = $1 },
         duration("Recording", "BeaconInterval", "10s", "at most one vehicle-beacon sample per interval") { $0.recording.beaconInterval = $1 },
         duration("Recording", "SensorInterval", "60s", "sensor readings are recorded on change or at this interval") { $0.recording.sensorInterval = $1 },
-        text("Recording", "Capture", "", "write a capture of everything heard (adverts, location lines, state changes) to files in this directory, for `waymark replay`; empty for none") {
+        text("Recording", "Capture", "", "write a capture of everything heard (adverts, location lines, state changes) to files in this directory, for `waymark replay`; empty for none", accepts: "a directory, or empty") {
             $0.recording.capture = $1
         },
         bytes("Recording", "CaptureMaxBytes", "64M", "start a new capture file at this compressed size; the newest 8 are kept") { $0.recording.captureMaxBytes = $1 },
@@ -58,17 +60,17 @@ package enum ConfigSchema {
         bytes("Upload", "BatchBytes", "512K", "uncompressed bytes per upload request") { $0.upload.batchBytes = $1 },
         duration("Upload", "BatchAge", "30s", "send a partial batch once its oldest sample is this old") { $0.upload.batchAge = $1 },
         bytes("Upload", "MaxQueueBytes", "256M", "outbox size cap; beyond it the oldest samples are dropped and recorded") { $0.upload.maxQueueBytes = $1 },
-        duration("Upload", "RetryCap", "15min", "longest wait between upload retries", minimum: .seconds(1)) { $0.upload.retryCap = $1 },
-        ConfigKey(section: "Upload", name: "Sinks", defaultText: "http",
-                  help: "http, mqtt, or both (http, mqtt): a sample leaves the queue once every one has it") { config, text in
+        duration("Upload", "RetryCap", "15min", "longest wait between upload retries and MQTT reconnects", minimum: .seconds(1)) { $0.upload.retryCap = $1 },
+        ConfigKey(section: "Upload", name: "Sinks", defaultText: "http", accepts: "http, mqtt, or http, mqtt",
+                  help: "where samples go: a sample leaves the queue once every one has it") { config, text in
             let names = text.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
             let sinks = names.compactMap(UploadSink.init(rawValue:))
             guard !sinks.isEmpty, sinks.count == names.count, Set(sinks).count == sinks.count else { return "expected http, mqtt, or http, mqtt" }
             config.upload.sinks = sinks
             return nil
         },
-        ConfigKey(section: "MQTT", name: "Broker", defaultText: "",
-                  help: "mqtts://HOST:PORT (plain mqtt:// only to a loopback address); empty for no MQTT") { config, text in
+        ConfigKey(section: "MQTT", name: "Broker", defaultText: "", accepts: "mqtts://HOST:PORT, mqtt://HOST:PORT to a loopback address, or empty",
+                  help: "the MQTT broker; empty for no MQTT") { config, text in
             guard !text.isEmpty else {
                 config.mqtt.broker = nil
                 return nil
@@ -79,19 +81,19 @@ package enum ConfigSchema {
             }
             return nil
         },
-        text("MQTT", "ClientId", "waymark-{device_id}", "client id; the broker keeps its session across reconnects") { $0.mqtt.clientID = $1 ?? "" },
+        text("MQTT", "ClientId", "waymark-{device_id}", "client id; the broker keeps its session across reconnects", accepts: "text; {device_id} is replaced") { $0.mqtt.clientID = $1 ?? "" },
         text("MQTT", "Username", "", "user name at the broker") { $0.mqtt.username = $1 },
-        text("MQTT", "PasswordFile", "", "file holding the broker password") { $0.mqtt.passwordFile = $1 },
-        text("MQTT", "CAFile", "", "PEM file of the CAs to trust for the broker; empty for the system's") { $0.mqtt.caFile = $1 },
-        text("MQTT", "CertFile", "", "client certificate (PEM), with KeyFile") { $0.mqtt.certFile = $1 },
-        text("MQTT", "KeyFile", "", "the client certificate's private key (PEM)") { $0.mqtt.keyFile = $1 },
-        text("MQTT", "TopicPrefix", "waymark/{device_id}", "topics go under this prefix") { $0.mqtt.topicPrefix = $1 ?? "" },
+        text("MQTT", "PasswordFile", "", "file holding the broker password", accepts: "a file path, or empty") { $0.mqtt.passwordFile = $1 },
+        text("MQTT", "CAFile", "", "PEM file of the CAs to trust for the broker; empty for the system's", accepts: "a file path, or empty") { $0.mqtt.caFile = $1 },
+        text("MQTT", "CertFile", "", "client certificate (PEM), with KeyFile", accepts: "a file path, or empty") { $0.mqtt.certFile = $1 },
+        text("MQTT", "KeyFile", "", "the client certificate's private key (PEM)", accepts: "a file path, or empty") { $0.mqtt.keyFile = $1 },
+        text("MQTT", "TopicPrefix", "waymark/{device_id}", "topics go under this prefix", accepts: "a topic; {device_id} is replaced") { $0.mqtt.topicPrefix = $1 ?? "" },
         parsed("MQTT", "Discovery", "true", "publish Home Assistant discovery configs", expected: "true or false",
                { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.discovery = $1 },
         text("MQTT", "DiscoveryPrefix", "homeassistant", "Home Assistant's discovery prefix") { $0.mqtt.discoveryPrefix = $1 ?? "" },
         parsed("MQTT", "Commands", "false", "take cmd/start, cmd/stop and cmd/flush from the broker (limit who may publish them with its ACL)",
                expected: "true or false", { ["true": true, "false": false][$0.lowercased()] }) { $0.mqtt.commands = $1 },
-        duration("Daemon", "StopTimeout", "8s", "on SIGTERM, how long each service may take to stop before the daemon stops without it (below the unit's TimeoutStopSec of 10s)", minimum: .milliseconds(100)) {
+        duration("Daemon", "StopTimeout", "8s", "on SIGTERM, how long each service may take to stop before the daemon logs which one held it up and stops without it (below the unit's TimeoutStopSec of 10s)", minimum: .milliseconds(100)) {
             $0.daemon.stopTimeout = $1
         },
         duration("Health", "AdvertSilence", "30min", "waymark health: armed and scanning, this long without hearing any advert is unhealthy", minimum: .seconds(1)) {
@@ -100,7 +102,7 @@ package enum ConfigSchema {
         duration("Health", "QueueAge", "24h", "waymark health: a queued sample older than this means uploads are stuck", minimum: .seconds(1)) {
             $0.health.queueAge = $1
         },
-        ConfigKey(section: "Logging", name: "Level", defaultText: "info", help: "error, warning, notice, info or debug") { config, text in
+        ConfigKey(section: "Logging", name: "Level", defaultText: "info", accepts: "error, warning, notice, info or debug", help: "the least priority logged") { config, text in
             let levels: [String: Log.Priority] = ["error": .error, "warning": .warning, "notice": .notice, "info": .info, "debug": .debug]
             guard let level = levels[text.lowercased()] else { return "expected error, warning, notice, info or debug" }
             config.logLevel = level
@@ -119,10 +121,11 @@ package enum ConfigSchema {
     // MARK: Key builders by value type
 
     private static func text(
-        _ section: String, _ name: String, _ defaultText: String, _ help: String, url: Bool = false,
+        _ section: String, _ name: String, _ defaultText: String, _ help: String, url: Bool = false, accepts: String? = nil,
         _ set: @escaping @Sendable (inout Configuration, String?) -> Void
     ) -> ConfigKey {
-        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+        ConfigKey(section: section, name: name, defaultText: defaultText, accepts: accepts ?? (url ? "an https URL (http only to a loopback address)" : "text"),
+                  help: help) { config, text in
             if url, !text.isEmpty, let problem = EndpointURL.validate(text) { return problem }
             set(&config, text.isEmpty ? nil : text)
             return nil
@@ -159,7 +162,7 @@ package enum ConfigSchema {
         _ section: String, _ name: String, _ defaultText: String, _ help: String, expected: String,
         _ parse: @escaping @Sendable (String) -> Value?, _ set: @escaping @Sendable (inout Configuration, Value) -> Void
     ) -> ConfigKey {
-        ConfigKey(section: section, name: name, defaultText: defaultText, help: help) { config, text in
+        ConfigKey(section: section, name: name, defaultText: defaultText, accepts: expected, help: help) { config, text in
             guard let value = parse(text) else { return "expected " + expected }
             set(&config, value)
             return nil

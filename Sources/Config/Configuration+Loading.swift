@@ -58,11 +58,11 @@ extension Configuration {
 
     /// A commented config file holding every key at its default.
     public static var documentedDefaults: String {
-        var text = "# Waymark configuration. Every key is shown with its default, commented out.\n"
+        var text = "# Waymark configuration. Every key is shown with its default, commented out; man waymark.conf explains them.\n"
         for section in ConfigSchema.sections {
             text += "\n[\(section)]\n"
             for key in ConfigSchema.keys where key.section == section {
-                text += "# \(key.help)\n#\(key.name) =" + (key.defaultText.isEmpty ? "" : " " + key.defaultText) + "\n"
+                text += "# \(key.help); takes \(key.accepts)\n#\(key.name) =" + (key.defaultText.isEmpty ? "" : " " + key.defaultText) + "\n"
             }
         }
         return text

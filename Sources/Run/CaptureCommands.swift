@@ -21,11 +21,13 @@ import Vocabulary
 /// `waymark record` writes a capture; `waymark replay` drives the pipeline from one.
 enum CaptureCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec(name: "record", summary: "Capture every advert and location line heard to a file, for replay.", options: [
+        CommandSpec(name: "record", summary: "Capture every advert and location line heard to a file, for replay.",
+                    details: "The file is new and 0600; it is written until the duration passes or SIGINT, for replay.", options: [
             OptionSpec(name: "--out", valueName: "FILE", help: "the capture file to create (mode 0600; it must not exist)", required: true),
             OptionSpec(name: "--duration", valueName: "D", help: "stop after D (30s, 10min); default: until SIGINT"),
         ], run: record),
-        CommandSpec(name: "replay", summary: "Replay a capture through trip detection and the queue, on a virtual clock.", arguments: "FILE", options: [
+        CommandSpec(name: "replay", summary: "Replay a capture through trip detection and the queue, on a virtual clock.",
+                    details: "Into the store in --data-dir (never the gateway's own), it prints the trips and samples the capture made. Nothing is uploaded unless --upload asks for it.", arguments: "FILE", options: [
             OptionSpec(name: "--fast", help: "as fast as possible (the default)"),
             OptionSpec(name: "--speed", valueName: "N", help: "N times real time"),
             OptionSpec(name: "--json", help: "print the outcome as one JSON object"),

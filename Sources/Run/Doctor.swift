@@ -22,6 +22,7 @@ import Vocabulary
 enum Doctor {
     static let specs: [CommandSpec] = [
         CommandSpec(name: "doctor", summary: "Check Bluetooth, location, store, session, clock and network, with a fix for each failure.",
+                    details: "The checks form a tree: one that needs a check that failed is not judged, and shows as skipped, so one cause gives one failure and one fix. --json gives each check's status (ok, warn, fail, skipped) and needs. Exit 0 when all pass, 1 otherwise.",
                     options: [OptionSpec(name: "--json", help: "one JSON object")], run: run),
     ]
 
@@ -56,51 +57,43 @@ enum Doctor {
         let bus = try? await DBusConnection.system()
         defer { bus?.close() }
         let missing = await BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)
-        func link(_ requirement: Requirement, needs: [Requirement]) -> Check {
-            Check(area: "bluetooth", name: requirement.rawValue, ok: !missing.contains(requirement),
-                  detail: missing.contains(requirement) ? "missing" : "present", fix: requirement.hint, needs: needs.map { "bluetooth/" + $0.rawValue })
+        func link(_ item: DoctorItem, _ requirement: Requirement, needs: [DoctorItem]) -> Check {
+            Check(item, ok: !missing.contains(requirement), detail: missing.contains(requirement) ? "missing" : "present", needs: needs)
         }
         let blocked = Rfkill.blocked().map(\.name)
         var checks = [
-            link(.systemBus, needs: []),
-            link(.bluetoothService, needs: [.systemBus]),
-            link(.bluetoothAccess, needs: [.bluetoothService]),
-            link(.bluetoothAdapter, needs: [.bluetoothAccess]),
-            Check(area: "bluetooth", name: "rfkill", ok: blocked.isEmpty,
-                  detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", "), fix: "rfkill unblock bluetooth"),
+            link(.systemBus, .systemBus, needs: []),
+            link(.bluetoothService, .bluetoothService, needs: [.systemBus]),
+            link(.bluetoothAccess, .bluetoothAccess, needs: [.bluetoothService]),
+            link(.bluetoothAdapter, .bluetoothAdapter, needs: [.bluetoothAccess]),
+            Check(.rfkill, ok: blocked.isEmpty, detail: blocked.isEmpty ? "not blocked" : "blocked: " + blocked.joined(separator: ", ")),
+            link(.adapterPowered, .adapterPowered, needs: [.bluetoothAdapter, .rfkill]),
         ]
-        var powered = link(.adapterPowered, needs: [.bluetoothAdapter])
-        powered.needs.append("bluetooth/rfkill")
-        checks.append(powered)
         var bluetoothd: BluetoothService?
         if let bus { bluetoothd = await BluetoothService.find(on: bus) }
-        let service = "bluetooth/" + Requirement.bluetoothService.rawValue, adapter = "bluetooth/" + Requirement.bluetoothAdapter.rawValue
         if let bluetoothd {
-            let version = BluetoothService.oldestSupported.map(String.init).joined(separator: ".")
             checks.append(Check(
-                area: "bluetooth", name: "bluetoothd-version", ok: !bluetoothd.isBluetoothd || bluetoothd.isSupported,
+                .bluetoothdVersion, ok: !bluetoothd.isBluetoothd || bluetoothd.isSupported,
                 detail: bluetoothd.isBluetoothd ? "bluetoothd \(bluetoothd.version ?? "of unknown version") (pid \(bluetoothd.pid))"
                     : "org.bluez is served by \(bluetoothd.program) (pid \(bluetoothd.pid)), not bluetoothd",
-                fix: "upgrade bluez to \(version) or newer; waymark is tested with 5.66 and 5.82", needs: [service]))
+                needs: [.bluetoothService]))
         } else {
-            checks.append(Check(area: "bluetooth", name: "bluetoothd-version", ok: true, detail: "the owner of org.bluez did not say who it is",
-                                warning: true, needs: [service]))
+            checks.append(Check(.bluetoothdVersion, ok: true, detail: "the owner of org.bluez did not say who it is", warning: true, needs: [.bluetoothService]))
         }
         if let attached = AdapterBus.find(configuration.bluetooth.adapter ?? "") {
             checks.append(Check(
-                area: "bluetooth", name: "adapter-bus", ok: true,
+                .adapterBus, ok: true,
                 detail: "\(attached.adapter) \(attached.onUART ? "is on a UART" : "is not on a UART")\(attached.driver.map { " (driver \($0))" } ?? "")",
-                fix: "the Pi's built-in UART adapter drops adverts under scan load with Wi-Fi on: plug in a USB adapter and set [Bluetooth] Adapter",
                 warning: attached.onUART))
         }
         var monitors = false
         if let bus { monitors = await BlueZScanner<ContinuousClock>.monitorsOffered(on: bus, adapter: configuration.bluetooth.adapter) }
         var offer = advertisementMonitors(offered: monitors, bluetoothd: bluetoothd, mode: configuration.bluetooth.scanMode)
-        offer.needs = [adapter]
+        offer.needs = [DoctorItem.bluetoothAdapter.rawValue]
         var running: (mode: String, reason: String)?
         if let bus, let reception = await ControlInterface.reception(on: bus) { running = (reception.mode, reception.reason) }
         var mode = scanMode(configuration.bluetooth.scanMode, monitorsOffered: monitors, running: running)
-        mode.needs = [adapter]
+        mode.needs = [DoctorItem.bluetoothAdapter.rawValue]
         return checks + [offer, mode]
     }
 
@@ -113,7 +106,7 @@ enum Doctor {
         let kernel = mode == .auto || mode == .mgmt
         let none = "bluetoothd offers no AdvertisementMonitorManager1 (\(bluetoothd?.version.map { "bluetoothd " + $0 } ?? "BlueZ") keeps it behind --experimental)"
         return Check(
-            area: "bluetooth", name: "advertisement-monitors", ok: true,
+            .advertisementMonitors, ok: true,
             detail: offered ? "bluetoothd offers AdvertisementMonitorManager1: passive scanning is possible"
                 : kernel ? "\(none); in mgmt mode the daemon adds its own monitor to the kernel through the management channel, "
                     + "so the controller's duplicate filter is off all the same"
@@ -139,9 +132,7 @@ enum Doctor {
             (detail, picked) = ("\(reception.mode.rawValue): \(reception.reason)", reception.mode.rawValue)
         }
         return Check(
-            area: "bluetooth", name: "scan-mode", ok: true, detail: detail,
-            fix: "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: "
-                + "give the daemon CAP_NET_ADMIN (see the README, \"Scan modes\")",
+            .scanMode, ok: true, detail: detail,
             warning: picked != ScanMode.mgmt.rawValue && mode != .active)
     }
 
@@ -151,32 +142,28 @@ enum Doctor {
     /// filesystem's inodes on other gateways); the package's tmpfiles rule
     /// removes files not written for 30 days at the daily clean.
     static func bluezCache(storage: String = "/var/lib/bluetooth", limit: Int = 5_000) -> Check {
-        let fix = "remove what was not written for 30 days, as the package's daily tmpfiles clean does: sudo systemd-tmpfiles --clean"
         guard FileManager.default.fileExists(atPath: storage) else {
-            return Check(area: "bluetooth", name: "bluez-cache", ok: true, detail: "no \(storage): BlueZ has stored nothing")
+            return Check(.bluezCache, ok: true, detail: "no \(storage): BlueZ has stored nothing")
         }
         guard let adapters = try? FileManager.default.contentsOfDirectory(atPath: storage) else {
-            return Check(area: "bluetooth", name: "bluez-cache", ok: true,
-                         detail: "cannot read \(storage) (bluetoothd keeps it to root): run doctor as root to count its cache")
+            return Check(.bluezCache, ok: true, detail: "cannot read \(storage) (bluetoothd keeps it to root): run doctor as root to count its cache")
         }
         let counts = adapters.sorted().compactMap { adapter in
             (try? FileManager.default.contentsOfDirectory(atPath: "\(storage)/\(adapter)/cache")).map { (adapter, $0.count) }
         }
         let total = counts.reduce(0) { $0 + $1.1 }
         let each = counts.map { "\($0): \($1)" }.joined(separator: ", ")
-        return Check(area: "bluetooth", name: "bluez-cache", ok: true,
-                     detail: "\(total) device files in BlueZ's cache\(each.isEmpty ? "" : " (\(each))"); more than \(limit) is worth a clean",
-                     fix: fix, warning: total > limit)
+        return Check(.bluezCache, ok: true, detail: "\(total) device files in BlueZ's cache\(each.isEmpty ? "" : " (\(each))"); more than \(limit) is worth a clean",
+                     warning: total > limit)
     }
 
     /// Whether the watchdog's ladder ended in a needed power cycle, with no advert since.
     private static func radio(_ invocation: Invocation) -> Check {
         let since = (try? existingStore(invocation)?.radioNeedsPowerCycle()) ?? nil
         return Check(
-            area: "bluetooth", name: "radio-power-cycle", ok: since == nil,
+            .radioPowerCycle, ok: since == nil,
             detail: since.map { "needs a power cycle since \($0.formatted(.iso8601)): no adverts after every recovery step" } ?? "no power cycle needed",
-            fix: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter",
-            needs: ["store/integrity"])
+            needs: [.storeIntegrity])
     }
 
     /// `mqtt test`, when `[MQTT] Broker` is set.
@@ -192,9 +179,9 @@ enum Doctor {
         }
         switch result {
         case .success(let lines):
-            return Check(area: "mqtt", name: "broker", ok: true, detail: lines.joined(separator: "; "))
+            return Check(.mqttBroker, ok: true, detail: lines.joined(separator: "; "))
         case .failure(let problem):
-            return Check(area: "mqtt", name: "broker", ok: false, detail: "\(broker.host):\(broker.port)", fix: problem.description)
+            return Check(.mqttBroker, ok: false, detail: "\(broker.host):\(broker.port)", fix: problem.description)
         }
     }
 
@@ -228,11 +215,9 @@ enum Doctor {
         }
         let source = configuration.location.source.description
         return [
-            Check(area: "location", name: "reachable", ok: state != .unreachable, detail: source, fix: Requirement.location.hint),
-            Check(area: "location", name: "device", ok: state == .noFix || state == .fix, detail: state.rawValue,
-                  fix: "plug in the receiver; check dmesg and /dev/waymark-gps", needs: ["location/reachable"]),
-            Check(area: "location", name: "fix", ok: state == .fix, detail: state.rawValue, fix: "give the antenna a view of the sky",
-                  needs: ["location/device"]),
+            Check(.locationReachable, ok: state != .unreachable, detail: source),
+            Check(.locationDevice, ok: state == .noFix || state == .fix, detail: state.rawValue, needs: [.locationReachable]),
+            Check(.locationFix, ok: state == .fix, detail: state.rawValue, needs: [.locationDevice]),
         ]
     }
 
@@ -268,13 +253,12 @@ enum Doctor {
         }
         let kind = !exists ? "not created yet" : info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : isDirectory ? "" : "not a directory"
         return [
-            Check(area: "store", name: "writable", ok: !exists || (isDirectory && writable), detail: kind.isEmpty ? directory : "\(directory): \(kind)",
-                  fix: unwritable),
+            Check(.storeWritable, ok: !exists || (isDirectory && writable), detail: kind.isEmpty ? directory : "\(directory): \(kind)", fix: unwritable),
             // Only a directory's mode is judged: anything else fails `writable`, with its own fix.
-            Check(area: "store", name: "permissions", ok: !isDirectory || privateDirectory,
-                  detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet", fix: "chmod 700 \(directory)"),
-            Check(area: "store", name: "integrity", ok: integrity == "ok" || integrity == "not created yet", detail: integrity, fix: integrityFix,
-                  needs: ["store/writable", "store/permissions"]),
+            Check(.storePermissions, ok: !isDirectory || privateDirectory, detail: exists ? String(info.st_mode & 0o777, radix: 8) : "not created yet",
+                  fix: "chmod 700 \(directory)"),
+            Check(.storeIntegrity, ok: integrity == "ok" || integrity == "not created yet", detail: integrity, fix: integrityFix.isEmpty ? nil : integrityFix,
+                  needs: [.storeWritable, .storePermissions]),
         ]
     }
 
@@ -296,14 +280,12 @@ enum Doctor {
         let now = Date().timeIntervalSince1970
         let identity = SessionCommands.Identity(session, now: now)
         var checks = [
-            Check(area: "session", name: "authorized", ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in",
-                  fix: "waymark login", needs: ["store/integrity"]),
-            Check(area: "session", name: "account", ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none",
-                  fix: "waymark login (fetches the account)", needs: ["session/authorized"]),
+            Check(.sessionAuthorized, ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in", needs: [.storeIntegrity]),
+            Check(.sessionAccount, ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none", needs: [.sessionAuthorized]),
         ]
         let base = session?.account?.apiBaseURL ?? configuration.backend.baseURL ?? ""
         if base.isEmpty {
-            checks.append(Check(area: "network", name: "backend", ok: false, detail: "no backend URL", fix: "set [Backend] BaseURL"))
+            checks.append(Check(.backend, ok: false, detail: "no backend URL", fix: "set [Backend] BaseURL"))
         } else {
             var request = HTTPRequest(method: "HEAD", url: base, timeout: .seconds(5))
             request.headers = []
@@ -313,8 +295,7 @@ enum Doctor {
             } catch {
                 reached = "\(error)"
             }
-            checks.append(Check(area: "network", name: "backend", ok: reached.hasPrefix("answered"), detail: "\(base): \(reached)",
-                                fix: "check the network, DNS, and [Session] CAFile"))
+            checks.append(Check(.backend, ok: reached.hasPrefix("answered"), detail: "\(base): \(reached)"))
         }
         return checks
     }
@@ -328,7 +309,6 @@ enum Doctor {
     private static func clock() -> Check {
         let year = CivilTime.iso8601(Date().timeIntervalSince1970).prefix(4)
         let plausible = (Int(year) ?? 0) >= 2025
-        return Check(area: "system", name: "clock", ok: plausible, detail: "year \(year)",
-                     fix: "wait for NTP (timedatectl), or add an RTC; trip times depend on it")
+        return Check(.clock, ok: plausible, detail: "year \(year)")
     }
 }

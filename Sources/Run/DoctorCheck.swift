@@ -22,13 +22,14 @@ struct DoctorCheck: Encodable, Equatable {
     var id: String { "\(area)/\(name)" }
     var passed: Bool { status == .ok || status == .warn }
 
-    init(area: String, name: String, ok: Bool, detail: String, fix: String? = nil, warning: Bool = false, needs: [String] = []) {
-        self.area = area
-        self.name = name
+    /// `fix`: a more precise one than the item's own (naming a path or an owner).
+    init(_ item: DoctorItem, ok: Bool, detail: String, fix: String? = nil, warning: Bool = false, needs: [DoctorItem] = []) {
+        area = item.area
+        name = item.name
         status = !ok ? .fail : warning ? .warn : .ok
         self.detail = detail
-        self.fix = fix
-        self.needs = needs
+        self.fix = fix ?? item.fix
+        self.needs = needs.map(\.rawValue)
     }
 
     /// The checks in order, each one whose needs did not all pass marked

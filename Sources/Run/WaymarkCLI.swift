@@ -21,14 +21,24 @@ public enum WaymarkCLI {
         [manual, completion, version],
     ].joined())
 
-    static let run = CommandSpec(name: "run", summary: "Run the gateway daemon until SIGTERM or SIGINT; SIGHUP reloads the config.") { invocation in
+    static let run = CommandSpec(name: "run", summary: "Run the gateway daemon until SIGTERM or SIGINT; SIGHUP reloads the config.",
+                    details: "Exit 0 on SIGTERM or SIGINT. SIGHUP, or the D-Bus Reload method, re-reads the config. At every start it opens the store and, when the persisted session is authorized, arms and flushes what is pending: after a boot, a crash or a restart alike.") { invocation in
         guard let configuration = Configuration.load(for: invocation) else { return .config }
         Log.threshold = configuration.logLevel
         return await GatewayDaemon(configuration: configuration, invocation: invocation).run()
     }
 
-    static let manual = CommandSpec(name: "manual", summary: "Print the waymark(1) man page, made from this table of commands.") { _ in
-        print(CommandDocumentation.manPage(commands, description: description), terminator: "")
+    static let manual = CommandSpec(
+        name: "manual", summary: "Print the man page waymark(1), made from this table of commands, or waymark.conf(5), made from the config's keys.",
+        arguments: "[waymark|waymark.conf]"
+    ) { invocation in
+        switch invocation.arguments {
+        case [], ["waymark"]: print(CommandDocumentation.manPage(commands, description: description), terminator: "")
+        case ["waymark.conf"]: print(ConfigDocumentation.manPage(), terminator: "")
+        default:
+            Log.error("manual: \(UsageError.unexpectedArgument(invocation.arguments.joined(separator: " "))): the pages are waymark and waymark.conf")
+            return .usage
+        }
         return .ok
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import DBus
 import Foundation
 import Peers
@@ -97,11 +98,15 @@ final class DemoDrive: @unchecked Sendable {
         try waymark(["export", "--trip", id, "--format", "geojson", "--out", output, "--force"])
         try waymark(["report", "--trip", id, "--out", report, "--force"])
         let uploaded = try backend.summary()
+        let start = trip["start"] as? String ?? "?", end = trip["end"] as? String ?? "?"
+        let drive = Double(log.fixes - 1)
+        let lasted = CivilTime.parseISO8601(end).flatMap { end in CivilTime.parseISO8601(start).map { end - $0 } }
         Console.show("""
 
             trip      \(id)
-            start     \(trip["start"] as? String ?? "?")
-            end       \(trip["end"] as? String ?? "?")
+            start     \(start)
+            end       \(end)
+            duration  \(lasted.map { String(format: "%.1f s for a drive of %.0f s (%+.0f %%)", $0, drive, ($0 / drive - 1) * 100) } ?? "?")
             distance  \(String(format: "%.2f km", (trip["distance_meters"] as? Double ?? 0) / 1000)) over \(trip["points"] as? Int ?? 0) fixes
             uploaded  \(uploaded.stored) samples (\(uploaded.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))), \
             \(uploaded.duplicates) duplicates

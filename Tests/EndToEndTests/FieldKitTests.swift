@@ -87,6 +87,7 @@ struct FieldKitTests {
         #expect(installed == 0, "\(output)")
         let files = ["/usr/bin/waymark", "/lib/systemd/system/waymark.service", "/usr/share/dbus-1/system.d/io.waymark.Gateway1.conf",
                      "/usr/lib/sysusers.d/waymark.conf", "/usr/lib/tmpfiles.d/waymark.conf", "/usr/lib/udev/rules.d/60-waymark.rules",
+                     "/usr/share/man/man1/waymark.1", "/usr/share/man/man5/waymark.conf.5", "/usr/share/bash-completion/completions/waymark",
                      "/etc/waymark/waymark.conf"]
         for file in files { #expect(FileManager.default.fileExists(atPath: destination + file), "\(file)") }
         let unit = try String(contentsOfFile: destination + "/lib/systemd/system/waymark.service", encoding: .utf8)

@@ -39,11 +39,13 @@ install -D -m 0644 "$top/udev/60-waymark.rules" "$pkg/usr/lib/udev/rules.d/60-wa
 printf '%s\n' "$version" | install -D -m 0644 /dev/stdin "$pkg/usr/lib/waymark/package-version"
 
 waymark=$(in_stage pkg/usr/bin/waymark)
-mkdir -p "$pkg/etc/waymark" "$pkg/usr/share/man/man1" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/doc/waymark"
+mkdir -p "$pkg/etc/waymark" "$pkg/usr/share/man/man1" "$pkg/usr/share/man/man5" "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/doc/waymark"
 target "$waymark" config --defaults > "$pkg/etc/waymark/waymark.conf"
-target "$waymark" manual | gzip -9n > "$pkg/usr/share/man/man1/waymark.1.gz"
+target "$waymark" manual waymark | gzip -9n > "$pkg/usr/share/man/man1/waymark.1.gz"
+target "$waymark" manual waymark.conf | gzip -9n > "$pkg/usr/share/man/man5/waymark.conf.5.gz"
 target "$waymark" completion > "$pkg/usr/share/bash-completion/completions/waymark"
-chmod 0644 "$pkg/etc/waymark/waymark.conf" "$pkg/usr/share/man/man1/waymark.1.gz" "$pkg/usr/share/bash-completion/completions/waymark"
+chmod 0644 "$pkg/etc/waymark/waymark.conf" "$pkg/usr/share/man/man1/waymark.1.gz" "$pkg/usr/share/man/man5/waymark.conf.5.gz" \
+    "$pkg/usr/share/bash-completion/completions/waymark"
 
 doc=$pkg/usr/share/doc/waymark
 install -m 0644 "$here/copyright" "$doc/copyright"
