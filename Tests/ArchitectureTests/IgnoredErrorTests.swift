@@ -6,7 +6,7 @@ import Testing
 /// module is listed in `ignored-errors.txt` with why dropping its error is
 /// harmless, and the list holds nothing the sources no longer have. A store
 /// write, a subscription or a read that decides something goes through an
-/// error policy instead (see the README's "Errors" paragraph).
+/// error policy instead (see docs/architecture.md, "Errors").
 struct IgnoredErrorTests {
     /// Modules that ship in the `waymark` binary: not the test peers, the fuzzer or the demo.
     static let unshipped = ["Sources/Peers/", "Sources/Fuzzing/", "Sources/waymark-demo/"]

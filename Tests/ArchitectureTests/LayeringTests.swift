@@ -60,17 +60,17 @@ struct LayeringTests {
         }
     }
 
-    /// The README's picture of the layers, top row first: each row's modules.
+    /// The manual's picture of the layers (docs/architecture.md), top row first: each row's modules.
     static func pictureRows() throws -> [[String]] {
-        let readme = try String(contentsOfFile: Checkout.path("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "### Layers")[1]
+        let page = try String(contentsOfFile: Checkout.path("docs/architecture.md"), encoding: .utf8)
+        let section = page.components(separatedBy: "\n## Layers\n")[1]
         let picture = section.components(separatedBy: "```\n")[1]
         return picture.split(separator: "\n").map { line in
             line.split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "" }
         }
     }
 
-    @Test func everyImportPointsDownTheReadmesPictureOfTheLayers() throws {
+    @Test func everyImportPointsDownTheManualsPictureOfTheLayers() throws {
         let targets = try Self.targets()
         let rows = try Self.pictureRows()
         var row: [String: Int] = [:]

@@ -16,7 +16,7 @@ import Vocabulary
 /// are not files, labels and identities from a user, read-only commands.
 @Suite(.serialized)
 struct CommandContractTests {
-    /// The README's exit-code table.
+    /// The manual's exit-code table (docs/commands.md).
     static let documented: Set<Int32> = [0, 1, 10, 11, 12, 13, 14, 64, 65, 69, 70, 73, 74, 77, 78]
 
     /// A store with a vehicle beacon and one trip of three points.
@@ -293,7 +293,7 @@ struct CommandContractTests {
     }
 
     /// Mutated stores (bytes flipped, cut, spliced) under every command that
-    /// reads one: each ends with a code from the README's table, never a
+    /// reads one: each ends with a code from the manual's table, never a
     /// signal. (`make fuzz` opens a million in-process; this is the real binary.)
     @Test func everyReadingCommandEndsWithADocumentedCodeOnAMutatedStore() throws {
         let work = try TemporaryDirectory()

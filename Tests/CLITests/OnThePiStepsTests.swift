@@ -2,11 +2,11 @@ import Foundation
 import PeerHarness
 import Testing
 
-/// The README's "On the Pi" steps, held to what the binary, the unit and the
+/// The manual's steps on the Pi (docs/install.md), held to what the binary, the unit and the
 /// package's scripts do.
 struct OnThePiStepsTests {
-    /// The README as running text: its lines joined, so a wrapped command reads whole.
-    static let readme = { ((try? String(contentsOfFile: Checkout.path("README.md"), encoding: .utf8)) ?? "")
+    /// The install page as running text: its lines joined, so a wrapped command reads whole.
+    static let readme = { ((try? String(contentsOfFile: Checkout.path("docs/install.md"), encoding: .utf8)) ?? "")
         .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }()
 
     /// `sudo -u waymark waymark pair --bindkey-file ~/tag.key` cannot open a
@@ -32,12 +32,12 @@ struct OnThePiStepsTests {
         ChildProcess.feed(input, try Data(contentsOf: URL(fileURLWithPath: key)))
         #expect(try fromStdin.wait(timeout: 30) == 0, "\(fromStdin.output)")
         #expect(fromStdin.output.contains("paired sensor #1: address:C0:FF:EE:00:00:09 (tag)"))
-        #expect(Self.readme.contains("--bindkey - < ~/tag.key"), "the README says so")
+        #expect(Self.readme.contains("--bindkey - < ~/tag.key"), "the install page says so")
     }
 
     /// systemd skips a unit whose `ExecCondition` exits 1 to 254, and fails
-    /// it only on 255 or a signal: a config error (78) skips it, as the README says.
-    @Test func aConfigErrorSkipsTheUnitThroughItsStartConditionAsTheReadmeSays() throws {
+    /// it only on 255 or a signal: a config error (78) skips it, as the install page says.
+    @Test func aConfigErrorSkipsTheUnitThroughItsStartConditionAsTheManualSays() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
         let unit = try String(contentsOfFile: Checkout.path("hardware/waymark.service"), encoding: .utf8)
@@ -51,8 +51,8 @@ struct OnThePiStepsTests {
         #expect(Self.readme.contains("any `ExecCondition` exit from 1 to 254"))
     }
 
-    /// From source, the README's udev commands are the package's own.
-    @Test func theReadmesUdevStepsAreThePackagesPostinst() throws {
+    /// From source, the install page's udev commands are the package's own.
+    @Test func theInstallPagesUdevStepsAreThePackagesPostinst() throws {
         let postinst = try String(contentsOfFile: Checkout.path("hardware/debian/postinst"), encoding: .utf8)
         for command in ["udevadm control --reload", "udevadm trigger --subsystem-match=tty --action=change"] {
             #expect(postinst.contains(command))

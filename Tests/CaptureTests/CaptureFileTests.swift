@@ -87,7 +87,7 @@ struct CaptureFileTests {
         #expect(Array(read.prefix(records.count)) == records)
         #expect(read.last?.body == .state(.end), "close writes an end record")
         #expect(reader.stop == .complete)
-        // gzip, as the README says: zcat reads it.
+        // gzip, as the manual says: zcat reads it.
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: work.file("drive.wmcap"))))
         #expect(bytes.starts(with: [0x1f, 0x8b]))
     }

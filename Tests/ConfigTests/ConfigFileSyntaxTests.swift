@@ -3,7 +3,7 @@ import Foundation
 import PeerHarness
 import Testing
 
-/// The file's syntax and every value's form, as the README states them.
+/// The file's syntax and every value's form, as the manual states them.
 struct ConfigFileSyntaxTests {
     static func error(_ text: String) -> String? {
         do {
@@ -14,15 +14,17 @@ struct ConfigFileSyntaxTests {
         }
     }
 
-    /// Every ```ini block of the README loads as it is written: the manual
-    /// and the parser cannot disagree again.
-    @Test func everyConfigExampleInTheReadmeLoads() throws {
-        let readme = try String(contentsOfFile: Checkout.path("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
-        #expect(!blocks.isEmpty, "the README has config examples")
-        for block in blocks {
-            #expect(Self.error(block) == nil, "\(block)")
+    /// Every ```ini block of the README and the manual loads as it is
+    /// written: the pages and the parser cannot disagree.
+    @Test func everyConfigExampleInTheReadmeAndTheManualLoads() throws {
+        var loaded = 0
+        for (path, text) in try Manual.pages() {
+            for block in Manual.blocks("ini", in: text) {
+                #expect(Self.error(block) == nil, "\(path): \(block)")
+                loaded += 1
+            }
         }
+        #expect(loaded >= 3, "config examples: \(loaded)")
     }
 
     @Test func aCommentAfterAValueIsNotPartOfIt() throws {

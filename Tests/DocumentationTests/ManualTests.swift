@@ -101,7 +101,7 @@ struct ManualTests {
     }
 
     /// Every example the manual shows with its output runs offline, from the
-    /// checkout's root, and prints exactly that.
+    /// checkout's root, and prints exactly that on standard output.
     @Test func everyOfflineExamplePrintsWhatThePageShows() throws {
         let work = try TemporaryDirectory()
         defer { work.remove() }
@@ -109,7 +109,9 @@ struct ManualTests {
         var ran = 0
         for (path, text) in try Manual.pages() {
             for example in Self.examples(in: text) {
-                let command = "cd '\(Checkout.root.path)' && " + example.command.replacingOccurrences(of: "waymark ", with: "'\(waymark)' --config /dev/null ")
+                // Standard output only: the pages show what a command prints, and its log lines go to standard error.
+                let command = "cd '\(Checkout.root.path)' && { " + example.command.replacingOccurrences(of: "waymark ", with: "'\(waymark)' --config /dev/null ")
+                    + "; } 2>'\(work.file("stderr-\(ran).log"))'"
                 let shell = try ChildProcess("sh", ["-c", command], aptPackage: "dash", logPath: work.file("example-\(ran).log"))
                 _ = try shell.wait(timeout: 30)
                 #expect(shell.output == example.output, "\(path): $ \(example.command)\nprinted:\n\(shell.output)\nthe page shows:\n\(example.output)")

@@ -90,6 +90,9 @@ if [ "$boot" = 1 ]; then
     say "apt install ./$DEB"
     apt-get install -y "/job/$DEB" > /job/install.log 2>&1 || finish 20 "the package did not install"
     systemctl is-enabled waymark > /job/enabled.txt 2>&1
+    # The pages as a user reads them, from the package's man pages.
+    MANPAGER=cat MANWIDTH=100 man waymark > /job/man-waymark.txt 2>&1
+    MANPAGER=cat MANWIDTH=100 man waymark.conf > /job/man-waymark.conf.txt 2>&1
     systemctl status waymark --no-pager > /job/status-unconfigured.txt 2>&1
 
     say "the config, then login and pair as a user does"

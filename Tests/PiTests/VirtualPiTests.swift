@@ -98,6 +98,10 @@ struct VirtualPiTests {
                 "no air on the virtual Pi: Debian's arm64 kernel has no hci_vhci (CONFIG_BT_HCIVHCI is not set): \(Self.text(job, "no-air"))")
         // 1. The package installed and enabled the unit, which waited for a backend.
         #expect(Self.text(job, "enabled.txt") == "enabled")
+        // man waymark and man waymark.conf, from the package.
+        #expect(Self.text(job, "man-waymark.txt").contains("WAYMARK(1)"), "\(Self.text(job, "man-waymark.txt").prefix(500))")
+        let configPage = Self.text(job, "man-waymark.conf.txt")
+        #expect(configPage.contains("WAYMARK.CONF(5)") && configPage.contains("BeaconLostTimeout"), "\(configPage.prefix(500))")
         #expect(Self.text(job, "status-unconfigured.txt").contains("no backend yet: set [Session] Issuer and [Backend] BaseURL"),
                 "\(Self.text(job, "status-unconfigured.txt"))")
         // 2, 3. Logged in and paired as user waymark; one trip, uploaded.
