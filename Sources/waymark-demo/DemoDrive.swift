@@ -92,13 +92,15 @@ final class DemoDrive: @unchecked Sendable {
         try await waitForUpload()
 
         say("the trip")
-        try waymark(["trips"])
+        let listed = try waymark(["trips"])
         let trips = try JSONSerialization.jsonObject(with: Data(try waymark(["trips", "--json"], echo: false).utf8)) as? [[String: Any]]
         guard let trip = trips?.last, let id = trip["id"] as? String else { throw DemoError.failed("no trip was recorded") }
         try waymark(["export", "--trip", id, "--format", "geojson", "--out", output, "--force"])
         try waymark(["report", "--trip", id, "--out", report, "--force"])
         let uploaded = try backend.summary()
-        let start = trip["start"] as? String ?? "?", end = trip["end"] as? String ?? "?"
+        // The listing's times, to the millisecond (the JSON's are to the second).
+        let times = listed.split(separator: "\n").first { $0.hasPrefix(id + " ") }?.split(separator: " ").dropFirst().prefix(2).map(String.init) ?? []
+        let start = times.first ?? "?", end = times.count == 2 ? times[1] : "?"
         let drive = Double(log.fixes - 1)
         let lasted = CivilTime.parseISO8601(end).flatMap { end in CivilTime.parseISO8601(start).map { end - $0 } }
         Console.show("""

@@ -32,6 +32,26 @@ struct SleepInhibitorTests {
         await inhibitor.release()
     }
 
+    /// Takes that overlap (a wake and the start at once): in either order
+    /// logind ends up holding one lock, and one release drops it.
+    @Test func overlappingTakesHoldOneLock() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let logind = try await LogindMock(on: bus)
+        defer { logind.process.stop() }
+        let connection = try await DBusConnection.connect(address: bus.address)
+        let inhibitor = SleepInhibitor(bus: connection)
+
+        async let first: Void = inhibitor.take()
+        async let second: Void = inhibitor.take()
+        _ = await (first, second)
+        #expect(try await logind.inhibitors(via: connection).count == 1, "two takes at once hold one lock")
+        await inhibitor.release()
+        try await withDeadline(.seconds(5), "logind dropping the lock") {
+            while try await !logind.inhibitors(via: connection).isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
     @Test func withoutLogindThereIsNoLockToTakeAndNothingFails() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
