@@ -110,8 +110,10 @@ struct StatusReport: Encodable {
         let started = Date(timeIntervalSince1970: Double(properties["StartedAt"]?.int64 ?? 0))
         let mode = properties["ScanMode"]?.string ?? ""
         let adapter = properties["ScanAdapter"]?.string ?? ""
-        let scanning = mode.isEmpty ? nil
-            : Scanning(mode: mode, reason: properties["ScanModeReason"]?.string ?? "", adapter: adapter.isEmpty ? nil : adapter)
+        let reason = properties["ScanModeReason"]?.string ?? ""
+        // No mode but a reason: the scan did not start, and the reason says why and when it is tried again.
+        let scanning = mode.isEmpty && reason.isEmpty ? nil
+            : Scanning(mode: mode.isEmpty ? "not started" : mode, reason: reason, adapter: adapter.isEmpty ? nil : adapter)
         return (started, missing, properties["Running"]?.bool ?? false, scanning)
     }
 

@@ -62,7 +62,10 @@ package enum ControlInterface {
                 DBusProperty("Armed", signature: "b") { .bool(await state.recorder.intent == .armed) },
                 DBusProperty("Running", signature: "b") { .bool(await state.recorder.running) },
                 DBusProperty("ScanMode", signature: "s") { .string(await state.recorder.scanReception?.mode.rawValue ?? "") },
-                DBusProperty("ScanModeReason", signature: "s") { .string(await state.recorder.scanReception?.reason ?? "") },
+                DBusProperty("ScanModeReason", signature: "s") {
+                    if let reception = await state.recorder.scanReception { return .string(reception.reason) }
+                    return .string(await state.recorder.scanStartFailure ?? "")
+                },
                 DBusProperty("ScanAdapter", signature: "s") { .string(await state.recorder.scanAdapter?.rawValue ?? "") },
                 DBusProperty("Trip", signature: "s") { .string(await state.recorder.currentTrip?.rawValue ?? "") },
                 DBusProperty("RadioHealth", signature: "s") { .string(SampleEncoder.object(await state.recorder.healthSoFar)) },

@@ -31,6 +31,15 @@ extension RecorderService {
         case .adapterFailover(let from, let to):
             Log.warning("recording: scanning moved from \(from) to \(to): \(from) was removed or powered off and did not come back")
             await announce(Event(.adapterFailover, [.from: from.rawValue, .to: to.rawValue]))
+        case .startFailed(let reason, let failures, let wait):
+            // The first failure and every fifth are logged and announced: a radio that stays refused is not a log line a minute.
+            let text = "recording: scanning did not start (\(failures) in a row): \(reason); trying again in \(wait)"
+            guard failures == 1 || failures % 5 == 0 else { return Log.info(text) }
+            Log.error(text)
+            await announce(Event(.scanStartFailed, [.reason: reason, .failures: String(failures), .seconds: String(wait.components.seconds)]))
+        case .startRecovered(let failures):
+            Log.notice("recording: scanning started after \(failures) failed starts")
+            await announce(Event(.scanStarted, [.failures: String(failures)]))
         case .state(let state) where state != .scanning && state != .starting:
             health.follow(adapter: nil)
         case .reception(let reception, let previous):

@@ -226,6 +226,9 @@ package actor RecorderService: Service {
     /// The scan mode in use and why; nil while not running.
     package var scanReception: ScanReception? { get async { await scanner.reception } }
 
+    /// Why scanning did not start, while its next start waits; nil otherwise.
+    package var scanStartFailure: String? { get async { await scanner.startFailure } }
+
     /// The adapter scanned; nil while not running.
     package var scanAdapter: AdapterName? { get async { await scanner.adapter } }
 

@@ -20,6 +20,11 @@ public enum ScannerEvent: Sendable, Equatable {
     /// Scanning moved to another adapter (`hci1`) because the one in use was
     /// removed or powered off and did not come back.
     case adapterFailover(from: AdapterName, to: AdapterName)
+    /// Scanning did not start (`reason`), `failures` times in a row; it is
+    /// tried again after `retryIn`.
+    case startFailed(reason: String, failures: Int, retryIn: Duration)
+    /// Scanning started after `failures` failed starts.
+    case startRecovered(failures: Int)
 
     public enum WatchdogStep: String, Sendable, Equatable {
         case restartDiscovery = "restart-discovery"

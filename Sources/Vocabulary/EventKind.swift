@@ -5,7 +5,7 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The recording core's own: reported by the reconciler.
     case requirementsMissing, requirementsLostWhileRunning, telemetryGapDetected
     /// The scanner's: the radio and how it is heard.
-    case radioNeedsPowerCycle, radioRecovered, adapterFailover, scanModeChanged
+    case radioNeedsPowerCycle, radioRecovered, adapterFailover, scanModeChanged, scanStartFailed, scanStarted
     /// The session's.
     case notAuthorized, remoteSettingsUpdated, policyUpdated
     /// The daemon's and the queue's.

@@ -1,4 +1,5 @@
 import BlueZ
+import Radio
 import DBus
 import PeerHarness
 import Synchronization
@@ -104,9 +105,71 @@ struct ScannerServiceTests {
         #expect(try await rig.isDiscovering() == false)
     }
 
+    /// A start the bus refuses (every match rule of the connection taken)
+    /// is reported and tried again after 1 s, then 2 s, on the service's
+    /// clock; once the bus has room, the next start runs and says so.
+    @Test func aScanThatFailsToStartIsTriedAgainOnItsLadderUntilItRuns() async throws {
+        let rig = try await BlueZTestRig(policy: .matchRuleLimit(16))
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        var fillers: [SignalSubscription] = []
+        while let filler = try? await rig.connection.subscribe(MatchRule(interface: "org.example.Filler\(fillers.count)"), handler: { _ in }) {
+            fillers.append(filler)
+        }
+        let clock = TestClock()
+        let (events, record) = AsyncStream.makeStream(of: ScannerEvent.self)
+        let service = ScannerService(bus: rig.connection, clock: clock)
+        await service.scan(.documented, sighting: { _ in true }, event: { record.yield($0) })
+        let first = try await events.next(within: .seconds(10), "the first failure")
+        guard case .startFailed(_, 1, .seconds(1)) = first else {
+            Issue.record("\(first)")
+            return
+        }
+        #expect(await service.reception == nil)
+        #expect(await service.startFailure != nil)
+
+        clock.advance(by: .seconds(1))
+        let second = try await events.next(within: .seconds(10), "the second failure")
+        guard case .startFailed(_, 2, .seconds(2)) = second else {
+            Issue.record("\(second)")
+            return
+        }
+
+        fillers.forEach { $0.cancel() }
+        // The removals leave on the connection's loop ahead of this call: the bus has room when it answers.
+        _ = try await rig.connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")
+        clock.advance(by: .seconds(2))
+        #expect(try await events.next(within: .seconds(10), "the start") == .startRecovered(failures: 2))
+        #expect(await service.reception != nil)
+        #expect(await service.startFailure == nil)
+        #expect(try await rig.calls("StartDiscovery").count == 1)
+        await service.stop()
+        #expect(try await rig.isDiscovering() == false)
+    }
+
+    /// A stop while a failed start waits for its retry ends the retries.
+    @Test func aStopWhileARetryWaitsEndsTheRetries() async throws {
+        let rig = try await BlueZTestRig(policy: .matchRuleLimit(3))
+        defer { rig.stop() }
+        try await rig.addAdapter()
+        let clock = TestClock()
+        let (events, record) = AsyncStream.makeStream(of: ScannerEvent.self)
+        let service = ScannerService(bus: rig.connection, clock: clock)
+        await service.scan(.documented, sighting: { _ in true }, event: { record.yield($0) })
+        guard case .startFailed = try await events.next(within: .seconds(10), "the failure") else {
+            Issue.record("no failure reported")
+            return
+        }
+        await service.stop()
+        #expect(clock.sleepers == 0, "the retry's wait was cancelled")
+        clock.advance(by: .seconds(60))
+        #expect(await service.reception == nil)
+        #expect(await service.startFailure == nil)
+    }
+
     /// The bus refuses the subscription to device changes, the last a start
     /// makes (dbus-daemon's match-rule limit): the start fails, the service
-    /// keeps no scanner, and nothing claims to scan.
+    /// keeps no scanner, nothing claims to scan, and the failure says why.
     @Test func aDeviceSubscriptionTheBusRefusesFailsTheStart() async throws {
         let rig = try await BlueZTestRig(policy: .matchRuleLimit(3))
         defer { rig.stop() }
@@ -114,8 +177,11 @@ struct ScannerServiceTests {
         let scanner = BlueZScanner(connection: rig.connection, options: .documented, clock: ContinuousClock())
         await #expect(throws: DBusError.self) { try await scanner.start() }
 
-        let service = ScannerService(bus: rig.connection)
+        let service = ScannerService(bus: rig.connection, clock: TestClock())
         await service.scan(.documented, sighting: { _ in true }, event: { _ in })
-        #expect(await service.reception == nil, "no scanner is kept, so the next scan tries again")
+        #expect(await service.reception == nil, "no scanner is kept")
+        let failure = await service.startFailure
+        #expect(failure?.contains("LimitsExceeded") == true, "\(String(describing: failure))")
+        await service.stop()
     }
 }
