@@ -35,6 +35,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     private var lastCount = 0
     /// An unusable `Retry-After` is logged once, not on every retry.
     private var retryAfterLogged = false
+    /// Whether the backend answers, so that a failure is logged when it starts or changes, not at every attempt.
+    private var link = BackendLink()
 
     private enum Outcome {
         case acknowledged
@@ -216,7 +218,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
             switch error {
             case .notAuthorized: return .notAuthorized
             case .unavailable:
-                Log.info("upload: \(error)")
+                linkFailed("\(error)")
                 return .retry(status: nil, after: nil)
             }
         }
@@ -224,19 +226,35 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         case 200..<300:
             // Only the contract's answer acknowledges: a captive portal or a
             // misrouted proxy also says 200.
-            if let acknowledgement = Acknowledgement(response), acknowledgement.accepted == batch.samples.count { return .acknowledged }
-            Log.warning("upload: HTTP \(response.status) (\(response.headers["content-type"] ?? "no content type")) is not an acknowledgement "
-                + "of \(batch.samples.count) samples; retrying later")
+            if let acknowledgement = Acknowledgement(response), acknowledgement.accepted == batch.samples.count {
+                linkAnswered()
+                return .acknowledged
+            }
+            linkFailed("HTTP \(response.status) (\(response.headers["content-type"] ?? "no content type")) is not an acknowledgement of the samples")
             return .retry(status: response.status, after: nil)
         case 409:
+            linkAnswered()
             return .acknowledged
         case 408, 429, 500...599, 401:
+            if response.status != 401 { linkFailed("HTTP \(response.status)") }
             return .retry(status: response.status, after: retryAfter(response))
         case 413:
+            linkAnswered()
             return .deadLetter(status: 413, reason: "payload too large")
         default:
+            linkAnswered()
             return .deadLetter(status: response.status, reason: response.excerpt)
         }
+    }
+
+    private func linkFailed(_ reason: String) {
+        guard case .down(let reason)? = link.failed(reason) else { return }
+        Log.warning("upload: \(reason); retrying with backoff, and saying so again only when this changes")
+    }
+
+    private func linkAnswered() {
+        guard case .back(let failures)? = link.answered() else { return }
+        Log.notice("upload: the backend answers again, after \(failures) failed attempts")
     }
 
     private func retryAfter(_ response: HTTPResponse) -> Duration? {
