@@ -14,7 +14,7 @@ import Store
 package enum EventCommands {
     package static let specs: [CommandSpec] = [
         CommandSpec(name: "events", summary: "Show recorded events (requirements, gaps, trips); --follow keeps listening to the daemon.",
-                    details: "Requirements missing or lost while running, telemetry gaps, trips, radio and session events. --follow then prints the daemon's events as they happen.", options: [
+                    details: "Requirements missing or lost while running, telemetry gaps, trips, radio and session events. --follow then prints the daemon's events as they happen; exit 69 when the system bus does not let it listen.", options: [
             OptionSpec(name: "--follow", help: "then print new events from the running daemon"),
             OptionSpec(name: "--json", help: "NDJSON, one event per line"),
         ], run: events),
@@ -33,11 +33,17 @@ package enum EventCommands {
         }
         var live: AsyncStream<DBusMessage>?
         var bus: DBusConnection?
+        // Why --follow cannot follow: the stored events are still printed, then the command fails.
+        var unfollowable: String?
         if invocation.flag("--follow") {
             // Subscribe first, so nothing falls between the stored and the live events.
-            bus = try? await DBusConnection.system()
-            live = try? await bus?.signals(matching: MatchRule(interface: ControlInterface.interface, member: "Event", path: ControlInterface.path))
-            if live == nil { Log.warning("events: no daemon to follow on the system bus") }
+            do {
+                let system = try await DBusConnection.system()
+                bus = system
+                live = try await system.signals(matching: MatchRule(interface: ControlInterface.interface, member: "Event", path: ControlInterface.path))
+            } catch {
+                unfollowable = "\(error)"
+            }
         }
         let database: Database?
         switch StoreAccess.open(invocation, for: "events", create: false) {
@@ -54,8 +60,12 @@ package enum EventCommands {
             Log.error("events: \(error)")
             return .ioError
         }
-        guard let live else { return .ok }
         defer { bus?.close() }
+        if let unfollowable {
+            Log.error("events: cannot follow the daemon's events on the system bus: \(unfollowable)")
+            return .unavailable
+        }
+        guard let live else { return .ok }
         for await message in live {
             guard let arguments = try? message.arguments(), arguments.count == 2, let kind = arguments[0].string else { continue }
             show(kind, Date().timeIntervalSince1970, arguments[1].string ?? "{}")

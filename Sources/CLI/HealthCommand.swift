@@ -29,9 +29,10 @@ package enum HealthCommand {
 
     static func run(_ invocation: Invocation) async -> ExitCode {
         guard let configuration = Configuration.load(for: invocation) else { return .config }
-        let facts = await ask()
-        let (verdict, reason) = judge(facts, configuration.health)
+        let answer = await ask()
+        let (verdict, reason) = judge(answer, configuration.health)
         if invocation.flag("--json") {
+            let facts: HealthFacts? = if case .success(let facts) = answer { facts } else { nil }
             let report = Report(healthy: verdict == .ok, code: verdict.rawValue, reason: reason, facts: facts,
                                 advertSilenceSeconds: configuration.health.advertSilence.components.seconds,
                                 queueAgeSeconds: configuration.health.queueAge.components.seconds)
@@ -42,20 +43,29 @@ package enum HealthCommand {
         return verdict
     }
 
-    /// The daemon's facts, or nil when no daemon answers on the system bus.
-    static func ask() async -> HealthFacts? {
-        guard let bus = try? await DBusConnection.system() else { return nil }
+    /// The daemon's facts, or why it did not give them.
+    static func ask() async -> Result<HealthFacts, DaemonUnreachable> {
+        let bus: DBusConnection
+        do { bus = try await DBusConnection.system() } catch { return .failure(.noSystemBus("\(error)")) }
         defer { bus.close() }
-        // The store's quick check reads the whole store: seconds for a large queue on an SD card.
-        guard let reply = try? await bus.call(destination: ControlInterface.busName, path: ControlInterface.path,
-                                              interface: ControlInterface.interface, method: "Health", timeout: .seconds(60)),
-              let value = reply.first else { return nil }
-        return HealthFacts(dbus: value)
+        do {
+            // The store's quick check reads the whole store: seconds for a large queue on an SD card.
+            let reply = try await bus.call(destination: ControlInterface.busName, path: ControlInterface.path,
+                                           interface: ControlInterface.interface, method: "Health", timeout: .seconds(60))
+            guard let value = reply.first else { return .failure(.failed("the Health reply holds no facts")) }
+            return .success(HealthFacts(dbus: value))
+        } catch {
+            return .failure(DaemonUnreachable(error))
+        }
     }
 
     /// The first problem, in the order a fix would take them, and its one line.
-    static func judge(_ facts: HealthFacts?, _ limits: Configuration.Health) -> (ExitCode, String) {
-        guard let facts else { return (.unhealthyDaemon, "daemon: not running (no waymark on the system bus): systemctl status waymark") }
+    static func judge(_ answer: Result<HealthFacts, DaemonUnreachable>, _ limits: Configuration.Health) -> (ExitCode, String) {
+        let facts: HealthFacts
+        switch answer {
+        case .success(let answered): facts = answered
+        case .failure(let unreachable): return (.unhealthyDaemon, "daemon: \(unreachable)")
+        }
         guard facts.ready else { return (.unhealthyDaemon, "daemon: running but not ready yet") }
         guard facts.storeWritable else { return (.unhealthyStore, "store: a write failed: \(facts.storeProblem)") }
         guard facts.integrity == "ok" else { return (.unhealthyStore, "store: the quick check failed: \(facts.integrity)") }

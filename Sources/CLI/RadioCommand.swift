@@ -17,16 +17,24 @@ package enum RadioCommand {
 
     static func run(_ invocation: Invocation) async -> ExitCode {
         guard Configuration.load(for: invocation) != nil else { return .config }
-        guard let bus = try? await DBusConnection.system() else {
-            Log.error("radio: no system bus, so no daemon to ask")
+        let bus: DBusConnection
+        do { bus = try await DBusConnection.system() } catch {
+            Log.error("radio: the daemon: \(DaemonUnreachable.noSystemBus("\(error)"))")
             return .unavailable
         }
         defer { bus.close() }
-        guard let reply = try? await bus.call(
-            destination: ControlInterface.busName, path: ControlInterface.path, interface: "org.freedesktop.DBus.Properties", method: "Get",
-            arguments: [.string(ControlInterface.interface), .string("RadioHealth")], timeout: .seconds(2)),
-            let json = reply.first?.string else {
-            Log.error("radio: the daemon is not running (start it with waymark run or systemctl start waymark)")
+        let json: String
+        do {
+            let reply = try await bus.call(
+                destination: ControlInterface.busName, path: ControlInterface.path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                arguments: [.string(ControlInterface.interface), .string("RadioHealth")], timeout: .seconds(2))
+            guard let text = reply.first?.string else {
+                Log.error("radio: the daemon: \(DaemonUnreachable.failed("its RadioHealth is not text"))")
+                return .unavailable
+            }
+            json = text
+        } catch {
+            Log.error("radio: the daemon: \(DaemonUnreachable(error))")
             return .unavailable
         }
         if invocation.flag("--json") {

@@ -31,9 +31,9 @@ struct HealthCommandTests {
         func verdict(_ change: (inout HealthFacts) -> Void) -> ExitCode {
             var facts = Self.healthy
             change(&facts)
-            return HealthCommand.judge(facts, Self.limits).0
+            return HealthCommand.judge(.success(facts), Self.limits).0
         }
-        #expect(HealthCommand.judge(nil, Self.limits).0 == .unhealthyDaemon)
+        #expect(HealthCommand.judge(.failure(.notRunning), Self.limits).0 == .unhealthyDaemon)
         #expect(verdict { _ in } == .ok)
         #expect(verdict { $0.ready = false } == .unhealthyDaemon)
         #expect(verdict { $0.storeWritable = false } == .unhealthyStore)
@@ -50,10 +50,20 @@ struct HealthCommandTests {
         #expect(verdict { ($0.storeWritable, $0.oldestQueuedSeconds) = (false, 1e6) } == .unhealthyStore)
     }
 
+    /// A daemon that refuses the caller, or does not answer, is not "not
+    /// running": each says what it is, with its own fix.
+    @Test func aRefusalOrASilenceFromTheDaemonIsNotCalledNotRunning() {
+        let refused = HealthCommand.judge(.failure(DaemonUnreachable(.remote(.accessDenied, message: "Rejected send message"))), Self.limits)
+        #expect(refused.0 == .unhealthyDaemon && refused.1.contains("refuses this user") && !refused.1.contains("not running"), "\(refused.1)")
+        let silent = HealthCommand.judge(.failure(DaemonUnreachable(.remote(.noReply, message: "Did not receive a reply"))), Self.limits)
+        #expect(silent.1.contains("did not answer in time") && !silent.1.contains("not running"), "\(silent.1)")
+        #expect(HealthCommand.judge(.failure(DaemonUnreachable(.remote(.serviceUnknown, message: ""))), Self.limits).1.contains("not running"))
+    }
+
     @Test func aReplyWithMissingOrMistypedMembersReadsAsUnhealthy() {
         let facts = HealthFacts(dbus: .vardict(["Ready": .string("yes"), "SilenceSeconds": .double(.nan), "Integrity": .string("ok")]))
         #expect(!facts.ready && facts.silenceSeconds == 0 && !facts.storeWritable)
-        #expect(HealthCommand.judge(facts, Self.limits).0 == .unhealthyDaemon)
+        #expect(HealthCommand.judge(.success(facts), Self.limits).0 == .unhealthyDaemon)
         #expect(HealthFacts(dbus: Self.healthy.dbus) == Self.healthy)
     }
 
