@@ -83,7 +83,7 @@ package enum BluetoothCommands {
         }
         let encoder = JSONEncoder.sorted
         if !invocation.flag("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
-        print(String(decoding: (try? encoder.encode(advertisement)) ?? Data(), as: UTF8.self))
+        encoder.printLine(advertisement)
         return .ok
     }
 
@@ -137,7 +137,7 @@ package enum BluetoothCommands {
     /// line on stderr could land inside a sighting's.
     private static func printLine(_ decoded: DecodedSighting, json: Bool) {
         if json {
-            print(String(decoding: (try? scanEncoder.encode(decoded)) ?? Data(), as: UTF8.self))
+            scanEncoder.printLine(decoded)
         } else {
             print([decoded.address, decoded.rssi.map { "\($0)dBm" } ?? "-", decoded.format, decoded.identity?.description ?? "-", decoded.summary,
                    decoded.pairing.map { "paired: \($0.label)" } ?? "-"]

@@ -36,7 +36,7 @@ package enum HealthCommand {
             let report = Report(healthy: verdict == .ok, code: verdict.rawValue, reason: reason, facts: facts,
                                 advertSilenceSeconds: configuration.health.advertSilence.components.seconds,
                                 queueAgeSeconds: configuration.health.queueAge.components.seconds)
-            print(String(decoding: (try? JSONEncoder.snakeCase.encode(report)) ?? Data(), as: UTF8.self))
+            JSONEncoder.snakeCase.printLine(report)
         } else {
             print(verdict == .ok ? "healthy" : "unhealthy: \(reason)")
         }

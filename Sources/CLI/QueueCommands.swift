@@ -32,8 +32,7 @@ package enum QueueCommands {
         switch StoreAccess.open(invocation, for: "queue", create: false) {
         case .store(let store): outbox = Outbox(database: store.database)
         case .absent where invocation.arguments.isEmpty:
-            print(invocation.flag("--json") ? String(decoding: (try? JSONEncoder.snakeCase.encode(QueueStatus.empty)) ?? Data(), as: UTF8.self)
-                  : text(.empty))
+            if invocation.flag("--json") { JSONEncoder.snakeCase.printLine(QueueStatus.empty) } else { print(text(.empty)) }
             return .ok
         case .absent:
             print("Requeued 0 samples from the dead letters.")
@@ -45,7 +44,7 @@ package enum QueueCommands {
             do {
                 let status = try outbox.status()
                 if invocation.flag("--json") {
-                    print(String(decoding: (try? JSONEncoder.snakeCase.encode(status)) ?? Data(), as: UTF8.self))
+                    JSONEncoder.snakeCase.printLine(status)
                 } else {
                     print(text(status))
                 }

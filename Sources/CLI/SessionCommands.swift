@@ -133,7 +133,7 @@ package enum SessionCommands {
         }
         let identity = Identity(stored, now: Date().timeIntervalSince1970)
         if invocation.flag("--json") {
-            print(String(decoding: (try? JSONEncoder.snakeCase.encode(identity)) ?? Data(), as: UTF8.self))
+            JSONEncoder.snakeCase.printLine(identity)
         } else {
             print(identity.text)
         }

@@ -113,7 +113,7 @@ enum CaptureCommands {
             Log.warning("replay: \(path) is damaged after record \(records) (byte \(byte)): \(reason); replayed up to there")
         }
         if invocation.flag("--json") {
-            print(String(decoding: (try? JSONEncoder.snakeCase.encode(ReplaySummary(outcome, seconds: took.seconds))) ?? Data(), as: UTF8.self))
+            JSONEncoder.snakeCase.printLine(ReplaySummary(outcome, seconds: took.seconds))
         } else {
             print(ReplaySummary(outcome, seconds: took.seconds).text)
         }

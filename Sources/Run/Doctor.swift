@@ -43,7 +43,7 @@ enum Doctor {
         if let check = await mqtt(configuration, invocation) { checks.append(check) }
         let tree = Check.tree(checks)
         if invocation.flag("--json") {
-            print(String(decoding: (try? JSONEncoder.snakeCase.encode(["checks": tree])) ?? Data(), as: UTF8.self))
+            JSONEncoder.snakeCase.printLine(["checks": tree])
         } else {
             tree.forEach { print($0.text) }
         }
