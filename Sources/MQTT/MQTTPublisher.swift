@@ -75,6 +75,9 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// The pending retry: it connects again, or only publishes again.
     private enum Retry { case reconnect, republish }
     private var retry: Retry?
+    /// Whether a drain runs, and whether a trigger came while it did.
+    private enum Drainer { case idle, running, runningAgain }
+    private var drainer = Drainer.idle
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
     private var announced: Set<String> = []
@@ -240,8 +243,27 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         do { try client.subscribe(pattern) } catch { report(error) }
     }
 
-    /// Publishes the next batches while the window has room.
+    /// Publishes the next batches while the window has room, one drain at a
+    /// time: a trigger that comes while one runs (a PUBACK, new samples, a
+    /// flush, the connection, a retry) has it go round once more, so no two
+    /// drains read the same `after:` across an await and publish one batch twice.
     private func drain() async {
+        switch drainer {
+        case .running, .runningAgain:
+            drainer = .runningAgain
+            return
+        case .idle:
+            drainer = .running
+        }
+        while true {
+            await drainOnce()
+            guard drainer == .runningAgain else { break }
+            drainer = .running
+        }
+        drainer = .idle
+    }
+
+    private func drainOnce() async {
         while connected, retry == nil, inFlight.count < max(options.window, 1) {
             let batch: Batch?
             do {
