@@ -305,7 +305,16 @@ public actor SessionManager {
     public func keepAlive<C: Clock>(clock: C, retry: Duration = .seconds(30)) async where C.Duration == Duration {
         while !Task.isCancelled {
             let seen = changes.current.generation
-            guard let session = (try? current()) ?? nil, session.isAuthorized(now: now()) else { return }
+            let stored: PersistedSession?
+            do {
+                stored = try current()
+            } catch {
+                // A store that cannot be read for a moment (busy, an I/O error) is not a logout.
+                Log.warning("session: \(error); reading it again in \(retry) to keep the session alive")
+                do { try await clock.sleep(for: retry) } catch { return }
+                continue
+            }
+            guard let session = stored, session.isAuthorized(now: now()) else { return }
             guard let expires = session.accessExpiresAt else {
                 await changes.changed(since: seen)
                 continue

@@ -83,6 +83,27 @@ struct SessionHardeningTests {
         #expect(await manager.isAuthorized)
     }
 
+    /// The store cannot be read for a while (here its table is moved away):
+    /// keepAlive reads it again after its retry period, on its clock, and
+    /// goes on keeping the session alive, rather than ending for good.
+    @Test func keepAliveSurvivesAStoreThatCannotBeReadForAWhile() async throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let manager = rig.manager()
+        _ = try await manager.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        try rig.database.write { try $0.run("ALTER TABLE session RENAME TO session_aside") }
+        let clock = TestClock()
+        let keeper = Task { await manager.keepAlive(clock: clock, retry: .seconds(30)) }
+        defer { keeper.cancel() }
+        try await clock.waitForSleepers(1)
+        try rig.database.write { try $0.run("ALTER TABLE session_aside RENAME TO session") }
+        clock.advance(by: .seconds(30))
+        // Read again: now it sleeps until the token is due for a refresh.
+        try await clock.waitForSleepers(1)
+        #expect(clock.now.offset == .seconds(30))
+        #expect(await manager.isAuthorized)
+    }
+
     /// An expiry far in the future (or infinite) in the store: keepAlive
     /// sleeps a day at a time instead of trapping on the conversion.
     @Test(arguments: ["1e300", "9e999"])
