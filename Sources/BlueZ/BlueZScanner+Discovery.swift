@@ -8,7 +8,7 @@ extension BlueZScanner {
     /// Stop, (register the do-nothing monitor,) set the filter, start: with
     /// bounded retries on the errors BlueZ gives while an adapter is settling.
     func startDiscovery(reason: DiscoveryReason) async {
-        guard let adapter = adapterPath else { return }
+        guard let adapter = adapterPath, state != .stopped else { return }
         generation += 1
         let mine = generation
         enter(.starting)
@@ -104,6 +104,8 @@ extension BlueZScanner {
             // A cost measured, not a deadline: on the real monotonic clock.
             let stopped = ContinuousClock.now
             _ = try? await adapterCall(adapter, "StopDiscovery")
+            // Stopped, or restarted, while the stop was out: this cycle is not ours to finish.
+            guard mine == generation, state == .scanning else { return }
             do {
                 // No SetDiscoveryFilter: bluetoothd keeps a stopped client's
                 // filter while the client stays connected (adapter.c,

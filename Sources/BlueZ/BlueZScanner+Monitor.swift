@@ -38,6 +38,7 @@ extension BlueZScanner {
 
     /// Starts the scan the way the mode wants it.
     func startScanning(reason: DiscoveryReason) async {
+        guard state != .stopped else { return }
         do { try await subscribeToDevices() } catch { deviceSubscriptionFailed(error) }
         if usesMonitor { await startMonitoring(reason: reason) } else { await startDiscovery(reason: reason) }
     }
@@ -46,7 +47,7 @@ extension BlueZScanner {
     /// passively with the duplicate filter off for as long as they stay
     /// registered; nothing needs cycling. A refusal falls back to discovery.
     func startMonitoring(reason: DiscoveryReason) async {
-        guard let adapter = adapterPath else { return }
+        guard let adapter = adapterPath, state != .stopped else { return }
         generation += 1
         let mine = generation
         enter(.starting)

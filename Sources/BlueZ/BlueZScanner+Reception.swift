@@ -152,6 +152,8 @@ extension BlueZScanner {
                     }
                 }
             }
+            // Stopped while the bus was asked: dropped, the subscription cancels itself.
+            guard state != .stopped else { return }
             deviceUpdates.append((namespace, mine, subscription))
             // The adapter changed while the bus was asked: the call for the new one decides.
             guard namespace == adapterPath else { return }

@@ -253,7 +253,10 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
 
     /// Stops discovery, ends `run()` and both streams.
     public func stop() async {
-        // Whatever a start still has in flight is stale from here on.
+        // Whatever a start still has in flight is stale from here on, and
+        // every path that resumes after an await checks for this state.
+        let wasScanning = state == .scanning
+        state = .stopped
         generation += 1
         timers.replace(with: [])
         failover.set(nil)
@@ -264,7 +267,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         unsubscribeFromDevices()
         management?.cancel()
         management = nil
-        if let adapterPath, state == .scanning, !usesMonitor {
+        if let adapterPath, wasScanning, !usesMonitor {
             _ = try? await discoveryControl.call(destination: "org.bluez", path: adapterPath, interface: "org.bluez.Adapter1", method: "StopDiscovery", timeout: .seconds(2))
         }
         await unregisterMonitor()
@@ -281,7 +284,7 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
     // MARK: State
 
     func enter(_ new: BluetoothState) {
-        guard new != state else { return }
+        guard new != state, state != .stopped else { return }
         state = new
         eventSink.yield(.state(new))
         if new != .scanning { timers.replace(with: []) }
@@ -306,9 +309,12 @@ public actor BlueZScanner<C: Clock> where C.Duration == Duration {
         askAgain.set(nil)
         let objects: [String: [String: DBusValue]]
         do {
-            guard let found = try await Self.managedObjects(on: connection, timeout: options.answerTimeout) else { return lose(.serviceAbsent) }
+            let found = try await Self.managedObjects(on: connection, timeout: options.answerTimeout)
+            guard state != .stopped else { return }
+            guard let found else { return lose(.serviceAbsent) }
             objects = found
         } catch {
+            guard state != .stopped else { return }
             if error.name == .noReply { return notAnswering() }
             return lose(Self.state(for: error))
         }

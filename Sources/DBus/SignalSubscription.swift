@@ -11,4 +11,8 @@ public final class SignalSubscription: Sendable {
     }
 
     public func cancel() { connection.unsubscribe(id, rule: rule) }
+
+    /// A subscription nobody holds any more is cancelled: its match rule
+    /// never outlives it on the bus.
+    deinit { cancel() }
 }

@@ -16,4 +16,7 @@ public enum BluetoothState: String, Sendable, Hashable {
     case poweredOff = "powered-off"
     /// The system bus itself is gone.
     case busUnavailable = "bus-unavailable"
+    /// The scanner was stopped: nothing it started goes on, and no late
+    /// answer changes its state again.
+    case stopped
 }

@@ -10,6 +10,7 @@ extension Requirement {
         case .noAdapter: [.bluetoothAdapter]
         case .poweredOff: [.adapterPowered]
         case .busUnavailable: [.systemBus]
+        case .stopped: []
         }
     }
 }

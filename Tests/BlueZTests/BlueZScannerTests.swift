@@ -130,6 +130,28 @@ struct BlueZScannerTests {
         await scanner.stop()
     }
 
+    /// A stop while a discovery cycle waits for bluetoothd (stopped here with
+    /// SIGSTOP): once bluetoothd answers, the cycle does not start discovery
+    /// again, so nothing the stopped scanner began goes on.
+    @Test func aStopDuringADiscoveryCycleLeavesDiscoveryOff() async throws {
+        let (rig, clock, options) = try await BlueZTestRig.activeOnTestClock()
+        defer { rig.stop() }
+        let scanner = BlueZScanner(connection: rig.connection, options: options, clock: clock)
+        try await scanner.startRunning()
+        #expect(try await rig.isDiscovering())
+        try await clock.waitForSleepers(1)
+        rig.mock.process.kill(SIGSTOP)
+        clock.advance(by: options.cycle)
+        // Time for the cycle to send its StopDiscovery, which bluetoothd holds.
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = Task { await scanner.stop() }
+        rig.mock.process.kill(SIGCONT)
+        await stopping.value
+        #expect(await scanner.state == .stopped)
+        #expect(try await rig.isDiscovering() == false, "a cycle that was out when the scanner stopped started discovery again")
+        #expect(try await rig.calls("StartDiscovery").count == 1)
+    }
+
     @Test func discoveryRestartsWhenTheAdapterIsRemovedAndReAdded() async throws {
         let rig = try await BlueZTestRig()
         defer { rig.stop() }
