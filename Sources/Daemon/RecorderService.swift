@@ -60,6 +60,10 @@ package actor RecorderService: Service {
     private let observed: AsyncStream<Observation>.Continuation
     /// The core's next deadline (a beacon lost, a trip too long), which `run` waits for.
     let alarm = Alarm(clock: ContinuousClock())
+    /// Due when the pairings could not be read and are to be read again.
+    let pairingsAlarm = Alarm(clock: ContinuousClock())
+    /// The pairings last read from the store; nil until a read succeeds.
+    private var lastPairings: [Pairing]?
     /// The core's deadline the alarm is set for, on the boot clock.
     var alarmDeadline: Double?
     /// What the radio does between health reports.
@@ -106,8 +110,33 @@ package actor RecorderService: Service {
         executor = RecordingExecutor(core: core, stamper: stamper, store: store)
     }
 
-    /// The pairings as stored now; none if the store cannot be read.
-    var pairings: [Pairing] { BestEffort.read("the pairings", or: []) { try PairingStore(database: store.database).all() } }
+    /// The pairings as stored now. A read that fails is never taken as "no
+    /// pairings", which would match nothing, in silence: the last ones read
+    /// stand, the failure is logged, and the read is tried again shortly,
+    /// restarting the scan with what it reads.
+    var pairings: [Pairing] {
+        do {
+            let read = try PairingStore(database: store.database).all()
+            lastPairings = read
+            return read
+        } catch {
+            let standing = lastPairings.map { "matching the \($0.count) read before" } ?? "matching none until a read succeeds"
+            Log.error("recording: cannot read the pairings: \(error); \(standing); reading them again in \(Self.pairingsRetry)")
+            pairingsAlarm.set(after: Self.pairingsRetry)
+            return lastPairings ?? []
+        }
+    }
+
+    /// How long after a failed read of the pairings they are read again.
+    static let pairingsRetry = Duration.seconds(5)
+
+    /// The scan, started again once the pairings can be read (see `pairings`).
+    private func pairingsRetried() async {
+        guard core.running else { return }
+        Log.notice("recording: reading the pairings again, and restarting the scan with them")
+        await stopRuntime()
+        await startRuntime()
+    }
 
     /// Now on the boot clock: the timeline of trips, presence and gaps.
     var now: Double { executor.now }
@@ -170,6 +199,7 @@ package actor RecorderService: Service {
     package nonisolated func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.alarm.run { await self.tick() } }
+            group.addTask { await self.pairingsAlarm.run { await self.pairingsRetried() } }
             for await observation in observations {
                 await handle(.observed(observation))
             }
