@@ -44,7 +44,6 @@ package struct GatewayDaemon {
         case .absent: return .software
         case .failed(let code): return code
         }
-        if let aside = store.database.movedAside { store.note(Event(.storeRecovered, [.movedTo: aside])) }
         let deviceID = BestEffort.read("the device id", or: "") { try store.deviceID }
         Log.notice("waymark \(Waymark.version) starting: store \(invocation.storePath), device \(deviceID)")
         // Caught from here on, so that a signal during start-up stops cleanly too.
@@ -80,6 +79,8 @@ package struct GatewayDaemon {
             announced: { event in if let bus { ControlInterface.signal(event, on: bus) } },
             overheard: overheard)
         let state = DaemonState(deviceID: deviceID, recorder: recorder, outbox: Outbox(database: store.database), wake: wake)
+        // Every event goes to the log through the recorder's executor, on the trips' time base.
+        if let aside = store.database.movedAside { await recorder.announce(Event(.storeRecovered, [.movedTo: aside]), upload: false) }
         let makeUplink: @Sendable (Configuration) -> Uplink? = { configuration in
             Uplink.make(configuration, store: store, deviceID: deviceID, state: { await GatewayState(of: recorder) }, command: { name in
                 switch name {
@@ -87,7 +88,7 @@ package struct GatewayDaemon {
                 case .stop: state.request(.disarmed)
                 case .flush: state.requestFlush()
                 }
-            }) { wake.yield(.session($0)) }
+            }, announce: { event in await recorder.announce(event, upload: false) }) { wake.yield(.session($0)) }
         }
         await uplink.install(makeUplink(configuration))
         let inhibitor = bus.map(SleepInhibitor.init)
@@ -126,7 +127,7 @@ package struct GatewayDaemon {
             code = .software
         }
         capture?.close()
-        store.note(Event(.stopped))
+        await recorder.announce(Event(.stopped), upload: false)
         BestEffort.write("checkpoint the store") { try store.checkpoint() }
         bus?.close()
         return code

@@ -2,6 +2,7 @@ import BlueZ
 import CLI
 import Config
 import Control
+import Daemon
 import DBus
 import Location
 import Logging
@@ -33,7 +34,7 @@ struct RequirementCheck {
             Log.notice("requirement restored: \(requirement.rawValue)")
         }
         if sorted.isEmpty { Log.notice("all requirements present") }
-        store.note(Event(.requirementsMissing, [.missing: sorted.map(\.rawValue).joined(separator: " ")]))
+        await state.recorder.announce(Event(.requirementsMissing, [.missing: sorted.map(\.rawValue).joined(separator: " ")]), upload: false)
         BestEffort.write("signal the requirements") {
             try bus?.emitPropertiesChanged(path: ControlInterface.path, interface: ControlInterface.interface,
                                            changed: ["Requirements": .array(element: "s", sorted.map { .string($0.rawValue) })])

@@ -8,7 +8,7 @@ package import Session
 package import Store
 import Telemetry
 import Upload
-import Vocabulary
+package import Vocabulary
 
 /// The daemon's side of the session and the upload queue: refreshes the
 /// session before it expires and sends queued samples to each configured
@@ -40,12 +40,18 @@ package actor Uplink {
     let sessionEvent: @Sendable (AuthorizationEvent) -> Void
     /// A command from the broker.
     let command: @Sendable (BrokerCommand) -> Void
+    /// Records an event the uplink has to tell (samples dropped at the
+    /// queue's cap), by the recorder's one executor: stamped on the trips'
+    /// time base, and re-stamped once the clock is trusted.
+    let announce: @Sendable (Event) async -> Void
 
     init(policy: FleetPolicy, store: GatewayStore, deviceID: String, upload: Configuration.Upload, publisher: MQTTPublisher<ContinuousClock>?,
-         settingsInterval: Duration, command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
+         settingsInterval: Duration, command: @escaping @Sendable (BrokerCommand) -> Void, announce: @escaping @Sendable (Event) async -> Void,
+         sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void) {
         self.session = policy.session
         self.policy = policy
         self.command = command
+        self.announce = announce
         self.store = store
         self.settingsInterval = settingsInterval
         self.sessionEvent = sessionEvent
@@ -63,7 +69,8 @@ package actor Uplink {
     /// otherwise. `state` is the gateway's, for the MQTT sink.
     package static func make(
         _ configuration: Configuration, store: GatewayStore, deviceID: String, state: @escaping @Sendable () async -> GatewayState,
-        command: @escaping @Sendable (BrokerCommand) -> Void, sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
+        command: @escaping @Sendable (BrokerCommand) -> Void, announce: @escaping @Sendable (Event) async -> Void,
+        sessionEvent: @escaping @Sendable (AuthorizationEvent) -> Void
     ) -> Uplink? {
         let policy: FleetPolicy
         do {
@@ -82,7 +89,7 @@ package actor Uplink {
             }
         }
         return Uplink(policy: policy, store: store, deviceID: deviceID, upload: configuration.upload, publisher: publisher,
-                      settingsInterval: configuration.backend.settingsInterval, command: command, sessionEvent: sessionEvent)
+                      settingsInterval: configuration.backend.settingsInterval, command: command, announce: announce, sessionEvent: sessionEvent)
     }
 
     private static func makePublisher(
@@ -112,7 +119,7 @@ package actor Uplink {
     /// cancellation: the sinks and their events, the session's, and the
     /// settings fetch every `settingsInterval`.
     nonisolated func run() async {
-        let (session, store, command, sessionEvent) = (session, store, command, sessionEvent)
+        let (session, command, sessionEvent, announce) = (session, command, sessionEvent, announce)
         var loops: [@Sendable () async -> Void] = [
             {
                 for await event in session.events {
@@ -145,7 +152,7 @@ package actor Uplink {
                     case .uploaded(let first, let last): Log.info("upload: samples \(first)–\(last) acknowledged")
                     case .dataDropped(let range):
                         Log.warning("upload: dropped samples \(range.firstSeq)–\(range.lastSeq) at the size cap")
-                        store.note(Event(.dataDropped, [
+                        await announce(Event(.dataDropped, [
                             .fromSeq: String(range.firstSeq), .toSeq: String(range.lastSeq),
                             .from: CivilTime.iso8601(range.firstTime), .to: CivilTime.iso8601(range.lastTime),
                         ]))

@@ -99,7 +99,7 @@ struct UplinkTests {
     /// The uplink as the daemon builds it at launch.
     static func make(_ configuration: Configuration, store: GatewayStore) -> Uplink? {
         let state = GatewayState(armed: false, running: false, trip: nil, queueDepth: 0, scanMode: nil)
-        return Uplink.make(configuration, store: store, deviceID: "gw-uplink", state: { state }, command: { _ in }, sessionEvent: { _ in })
+        return Uplink.make(configuration, store: store, deviceID: "gw-uplink", state: { state }, command: { _ in }, announce: { _ in }, sessionEvent: { _ in })
     }
 
     @Test func withoutAnIssuerThereIsNoUplink() throws {
