@@ -281,7 +281,10 @@ enum Doctor {
         let identity = SessionCommands.Identity(session, now: now)
         var checks = [
             Check(.sessionAuthorized, ok: identity.authorized, detail: identity.loggedIn ? identity.text : "not logged in", needs: [.storeIntegrity]),
-            Check(.sessionAccount, ok: session?.account != nil, detail: session?.account?.vehicleID ?? "none", needs: [.sessionAuthorized]),
+            Check(.sessionAccount, ok: session?.account != nil,
+                  detail: session?.account?.vehicleID ?? session?.accountProblem.map { "stored, but unreadable: \($0)" } ?? "none",
+                  fix: session?.accountProblem.map { _ in "waymark login --force (the stored account is read again from the backend)" },
+                  needs: [.sessionAuthorized]),
         ]
         let base = session?.account?.apiBaseURL ?? configuration.backend.baseURL ?? ""
         if base.isEmpty {

@@ -97,7 +97,7 @@ enum DoctorItem: String, CaseIterable {
         case .storePermissions: "other users can reach the directory; Waymark refuses it rather than narrowing it behind the user's back"
         case .storeIntegrity: "the store is damaged, from a newer Waymark, or refused (owner, symbolic link)"
         case .sessionAuthorized: "nobody logged in, or the session was logged out, refused at refresh, revoked, locked or wiped"
-        case .sessionAccount: "the login did not finish fetching the account"
+        case .sessionAccount: "the login did not finish fetching the account, or the stored account no longer reads (uploads then wait)"
         case .backend: "no BaseURL, no network, DNS, a captive portal, or a certificate the system's CAs and `[Session] CAFile` do not trust"
         case .clock: "the Pi has no RTC, and NTP has not set the clock yet"
         case .mqttBroker: "the broker is unreachable, refuses the credentials or the certificate, or its ACL refuses the topic"

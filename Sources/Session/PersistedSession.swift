@@ -8,6 +8,10 @@ public struct PersistedSession: Sendable, Equatable, CustomStringConvertible, Cu
     public var accessExpiresAt: Double?
     public var claims: IDTokenClaims?
     public var account: Account?
+    /// Why a stored account could not be read (its JSON no longer decodes);
+    /// nil when there is none or it reads. Uploads then wait for a login
+    /// rather than go to the configured base URL.
+    public var accountProblem: String? = nil
     /// Why the session stopped being authorized; nil while it is.
     public var invalidated: AuthorizationEvent.Reason?
     public var updatedAt: Double

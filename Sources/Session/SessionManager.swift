@@ -382,6 +382,18 @@ public actor SessionManager {
 
     // MARK: backend
 
+    /// Where samples go: the account's base URL, else the configured one.
+    /// A stored account that no longer reads is an error, never a quiet
+    /// fallback to the configured URL, which may be another fleet's.
+    public func uploadBaseURL() throws(SessionError) -> String {
+        let session = try current()
+        if let problem = session?.accountProblem {
+            throw .configuration("the stored account cannot be read (\(problem)): run waymark login --force")
+        }
+        let base = session?.account?.apiBaseURL ?? configuration.backendBaseURL
+        return base.hasSuffix("/") ? String(base.dropLast()) : base
+    }
+
     /// The fleet API base URL: the account's, else the configured one.
     public var apiBaseURL: String {
         let base = BestEffort.read("the session's account for the fleet's base URL; using the configured one", or: PersistedSession?.none) { try current() }?

@@ -52,11 +52,15 @@ public struct SessionStore: Sendable {
                        refresh_started_at
                 FROM session WHERE id = 1
                 """) { row in
-                PersistedSession(
+                var account: Account?, accountProblem: String?
+                if let text = row.text(5) {
+                    do { account = try JSONDecoder().decode(Account.self, from: Data(text.utf8)) } catch { accountProblem = "\(error)" }
+                }
+                return PersistedSession(
                     accessToken: row.text(0), refreshToken: row.text(1), idToken: row.text(2),
                     accessExpiresAt: row.isNull(3) ? nil : row.real(3),
                     claims: row.text(4).flatMap { try? JSONDecoder().decode(IDTokenClaims.self, from: Data($0.utf8)) },
-                    account: row.text(5).flatMap { try? JSONDecoder().decode(Account.self, from: Data($0.utf8)) },
+                    account: account, accountProblem: accountProblem,
                     invalidated: row.text(6).flatMap(AuthorizationEvent.Reason.init(rawValue:)),
                     updatedAt: row.real(7), refreshStartedAt: row.isNull(8) ? nil : row.real(8))
             }.first

@@ -60,7 +60,7 @@ package actor Uplink {
         let session = policy.session
         uploader = upload.sinks.contains(.http)
             ? Uploader(outbox: Outbox(database: store.database, sinks: upload.sinks), deviceID: deviceID,
-                       authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL }, options: upload.options,
+                       authorization: SessionUploadAuthorization(session), baseURL: { try await session.uploadBaseURL() }, options: upload.options,
                        clock: ContinuousClock(), now: { Date().timeIntervalSince1970 })
             : nil
     }

@@ -15,7 +15,8 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
     public nonisolated let outbox: Outbox
     let deviceID: String
     let authorization: any UploadAuthorization
-    let baseURL: @Sendable () async -> String
+    /// Where samples go; an error (a stored account that no longer reads) holds them back, reported.
+    let baseURL: @Sendable () async throws -> String
     private(set) var options: UploadOptions
     let clock: C
     let now: @Sendable () -> Double
@@ -45,7 +46,7 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
         case notAuthorized
     }
 
-    public init(outbox: Outbox, deviceID: String, authorization: any UploadAuthorization, baseURL: @escaping @Sendable () async -> String,
+    public init(outbox: Outbox, deviceID: String, authorization: any UploadAuthorization, baseURL: @escaping @Sendable () async throws -> String,
                 options: UploadOptions, clock: C, now: @escaping @Sendable () -> Double) {
         self.outbox = outbox
         self.deviceID = deviceID
@@ -202,7 +203,12 @@ public actor Uploader<C: Clock> where C.Duration == Duration {
 
     private func send(_ batch: Batch) async -> Outcome {
         Log.debug("upload: sending samples \(batch.firstSeq)–\(batch.lastSeq)")
-        let url = await baseURL() + "/v1/devices/\(deviceID)/samples"
+        let base: String
+        do { base = try await baseURL() } catch {
+            linkFailed("\(error)")
+            return .retry(status: nil, after: nil)
+        }
+        let url = base + "/v1/devices/\(deviceID)/samples"
         let body = Gzip.compress(batch.json(deviceID: deviceID))
         let key = batch.idempotencyKey(deviceID: deviceID)
         let timeout = options.requestTimeout

@@ -39,7 +39,7 @@ struct UploadRig {
 
     func uploader<C: Clock>(_ options: UploadOptions = Self.quick, clock: C) -> Uploader<C> where C.Duration == Duration {
         let session = session
-        return Uploader(outbox: outbox, deviceID: Self.deviceID, authorization: SessionUploadAuthorization(session), baseURL: { await session.apiBaseURL },
+        return Uploader(outbox: outbox, deviceID: Self.deviceID, authorization: SessionUploadAuthorization(session), baseURL: { try await session.uploadBaseURL() },
                         options: options, clock: clock, now: { Date().timeIntervalSince1970 })
     }
 

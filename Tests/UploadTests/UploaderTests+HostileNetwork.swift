@@ -108,3 +108,32 @@ extension UploaderTests {
         #expect(try outbox.status().depth == 0)
     }
 }
+
+extension UploaderTests {
+    /// A stored account whose JSON no longer decodes: the samples wait, and
+    /// the reason names the fix; they never go to the configured base URL,
+    /// which may be another fleet's.
+    @Test func anAccountThatNoLongerReadsHoldsTheSamplesBackAndSaysWhy() async throws {
+        let rig = try await UploadRig()
+        defer { rig.stop() }
+        try rig.record(20)
+        try rig.database.write { try $0.run(#"UPDATE session SET account = '{"user_id": 7'"#) }
+        do {
+            _ = try await rig.session.uploadBaseURL()
+            Issue.record("an unreadable account gave a base URL")
+        } catch {
+            #expect("\(error)".contains("run waymark login --force"), "\(error)")
+        }
+        let uploader = rig.uploader(clock: ContinuousClock())
+        let events = uploader.events
+        let running = Task { await uploader.run() }
+        uploader.flush()
+        try await withDeadline(.seconds(30), "the upload held back") {
+            for await event in events { if case .retrying(nil, _) = event { return } }
+        }
+        running.cancel()
+        await running.value
+        #expect(try rig.backend.summary().stored == 0)
+        #expect(try rig.outbox.status().depth == 20)
+    }
+}
