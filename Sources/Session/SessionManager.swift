@@ -353,16 +353,19 @@ public actor SessionManager {
     /// Revokes the tokens at the provider (best effort, RFC 7009) and clears
     /// the session. Succeeds offline. The only caller of the clearing function.
     public func logout() async {
-        if let session = (try? current()) ?? nil {
-            await revoke([(session.refreshToken, "refresh_token"), (session.accessToken, "access_token")])
-        }
+        // Cleared first, and the tokens taken in the same transaction: a
+        // refresh that lands while the provider is asked to revoke them
+        // cannot store new tokens that nobody would revoke.
+        let taken: (refreshToken: String?, accessToken: String?)?
         do {
-            try store.clearForLogout()
+            taken = try store.clearForLogout()
         } catch {
             Log.error("session: cannot clear the stored session: \(error)")
+            taken = nil
         }
         sessionChanged()
         sink.yield(.notAuthorized(.loggedOut))
+        if let taken { await revoke([(taken.refreshToken, "refresh_token"), (taken.accessToken, "access_token")]) }
     }
 
     /// Revokes tokens at the provider (RFC 7009), best effort: offline, this

@@ -134,8 +134,17 @@ public struct SessionStore: Sendable {
     private static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
 
     /// Deletes the session. Called from exactly one place, `SessionManager.logout()`.
-    func clearForLogout() throws {
-        try database.write { try $0.run("DELETE FROM session") }
+    /// Clears the session and returns the tokens it held, in one
+    /// transaction: a refresh that commits after it finds no session (its
+    /// compare-and-swap fails), and one that committed before it had its
+    /// tokens taken here, to be revoked.
+    @discardableResult
+    func clearForLogout() throws -> (refreshToken: String?, accessToken: String?) {
+        try database.write { connection in
+            let tokens = try connection.rows("SELECT refresh_token, access_token FROM session WHERE id = 1") { ($0.text(0), $0.text(1)) }.first
+            try connection.run("DELETE FROM session")
+            return tokens ?? (nil, nil)
+        }
     }
 
     public func settings() throws -> RemoteSettings? {

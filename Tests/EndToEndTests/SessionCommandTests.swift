@@ -109,7 +109,7 @@ struct SessionCommandTests {
         }
         #expect(uses.count == 2, "\(uses)")
         #expect(uses.contains { $0.hasPrefix("Session/SessionStore.swift: func clearForLogout()") })
-        #expect(uses.contains { $0.hasPrefix("Session/SessionManager.swift: try store.clearForLogout()") })
+        #expect(uses.contains { $0.hasPrefix("Session/SessionManager.swift: taken = try store.clearForLogout()") })
         let manager = try String(contentsOfFile: sources.appendingPathComponent("Session/SessionManager.swift").path, encoding: .utf8)
         let logout = try #require(manager.range(of: "public func logout() async {"))
         let next = try #require(manager.range(of: "\n    }\n", range: logout.upperBound..<manager.endIndex))

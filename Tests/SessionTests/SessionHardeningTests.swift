@@ -143,6 +143,30 @@ struct SessionHardeningTests {
         #expect([400, 401, 403].contains(reuse.status), "glewlwyd answered \(reuse.status) to the revoked token")
     }
 
+    /// A refresh that commits while `waymark logout` waits for the provider
+    /// to revoke (held here by the proxy): the logout stands, and the last
+    /// refresh token the provider issued no longer works.
+    @Test func aRefreshWhileLogoutRevokesLeavesNoTokenUnrevoked() async throws {
+        let rig = try Rig(oneUseRefresh: true)
+        defer { rig.stop() }
+        let daemon = rig.manager()
+        _ = try await daemon.loginWithPassword(username: Glewlwyd.username, password: Glewlwyd.password)
+        try rig.proxy.setFaults(#"{"delay_revocation": 1}"#)
+        let logout = Task { await rig.manager().logout() }
+        // The logout is inside its revocation, held by the proxy.
+        try await Task.sleep(for: .milliseconds(300))
+        let refreshed: Result<String, SessionError>
+        do throws(SessionError) { refreshed = .success(try await daemon.refresh()) } catch { refreshed = .failure(error) }
+        await logout.value
+        #expect(try SessionStore(database: rig.database).load() == nil, "refreshed: \(refreshed)")
+        #expect(!(await daemon.isAuthorized))
+        let issued = try #require(try rig.proxy.lastTokenAnswer()["refresh_token"] as? String)
+        let reuse = try await HTTPClient().send(.form(rig.provider.issuer.replacingOccurrences(of: "\(rig.proxy.port)", with: "\(rig.provider.port)") + "/token",
+            [("grant_type", "refresh_token"), ("refresh_token", issued)],
+            headers: [("Authorization", "Basic " + Data("\(Glewlwyd.clientID):\(Glewlwyd.clientSecret)".utf8).base64EncodedString())]))
+        #expect([400, 401, 403].contains(reuse.status), "glewlwyd answered \(reuse.status) to the last refresh token it issued")
+    }
+
     /// A lock from the fleet while a refresh is out: the lock stands.
     @Test func aLockDuringARefreshInFlightStands() async throws {
         let rig = try Rig()

@@ -11,8 +11,10 @@
 #   POST /_control/faults {"discovery": {key: value, ...},     set in the discovery document
 #                          "token": {"grant": "refresh_token" | "password" | null (any),
 #                                    "drop": [key, ...], "set": {key: "raw JSON text"}},
-#                          "delay": {"grant": g, "seconds": s}}  hold token answers after
+#                          "delay": {"grant": g, "seconds": s},  hold token answers after
 #                                                                glewlwyd has given them
+#                          "delay_revocation": s}                hold revocations this long
+#                                                                before glewlwyd sees them
 #   GET  /_control/counts   {"grant type": requests seen, ...}
 #   GET  /_control/last     the last token answer's body, as sent upstream
 import http.client, json, sys, threading, time
@@ -61,6 +63,9 @@ class Handler(BaseHTTPRequestHandler):
                 state["counts"][grant] = state["counts"].get(grant, 0) + 1
         with lock:
             faults = state["faults"]
+        # A revocation (RFC 7009) held before the provider acts on it.
+        if not grant and "token_type_hint" in parse_qs(body.decode(errors="replace")) and faults.get("delay_revocation"):
+            time.sleep(float(faults["delay_revocation"]))
         connection = http.client.HTTPConnection("127.0.0.1", upstream, timeout=30)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length", "connection")}
         connection.request(self.command, self.path, body=body or None, headers=headers)
