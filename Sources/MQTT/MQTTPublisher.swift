@@ -59,8 +59,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private var options: Options
     private let clock: C
     private var backoff: Backoff
-    private var connected = false
-    private var connecting = false
+    /// The broker connection: one state, not two flags.
+    private enum Link { case down, connecting, up }
+    private var link = Link.down
+    private var connected: Bool { link == .up }
     /// Published, oldest first, each with its message id and whether its PUBACK came.
     private var inFlight: [(mid: Int32, batch: Batch, acknowledged: Bool)] = []
     /// The last sequence number the broker has, and the last one committed as the cursor.
@@ -99,7 +101,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// Connects, and handles the broker's events and the retries, until the
     /// task is cancelled; then stops.
     public func run() async {
-        if !connected, !connecting { connect() }
+        if link == .down { connect() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.retryAlarm.run { await self.retried() } }
             for await event in client.events { await handle(event) }
@@ -113,7 +115,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         cancelRetry()
         commitCursor()
         if connected { client.disconnect(sendingWill: true) }
-        connected = false
+        link = .down
         sink.finish()
     }
 
@@ -149,7 +151,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     }
 
     public func flush() async {
-        if !connected, !connecting {
+        if link == .down {
             cancelRetry()
             connect()
         }
@@ -157,7 +159,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     }
 
     private func connect() {
-        connecting = true
+        link = .connecting
         client.connect()
     }
 
@@ -166,7 +168,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         case .connected:
             cancelRetry()
             // `inFlight` stays: libmosquitto is sending those batches again now.
-            (connected, connecting, announced, stateSent) = (true, false, [], nil)
+            (link, announced, stateSent) = (.up, [], nil)
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
@@ -181,7 +183,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             await publishState()
             await drain()
         case .connectFailed(let error):
-            connecting = false
+            link = .down
             report(error)
             scheduleRetry(reconnect: true)
         case .disconnected(let error):
@@ -190,7 +192,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             // connection is back, and its PUBACKs land here. Publishing it
             // again from the cursor as well would put every such batch on
             // the broker twice, the second copy after the first's PUBACK.
-            (connected, connecting) = (false, false)
+            link = .down
             commitCursor()
             if let error { report(error) }
             sink.yield(.disconnected)
