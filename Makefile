@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 BUILD_PACKAGES = pkg-config libdbus-1-dev libsqlite3-dev libbluetooth-dev zlib1g-dev libssl-dev \
 	libgps-dev libcurl4-openssl-dev libqrencode-dev libmosquitto-dev libsystemd-dev
 DEMO_PACKAGES = $(BUILD_PACKAGES) dbus-daemon python3-dbus python3-dbusmock gpsd gpsd-clients gpsbabel libjs-leaflet glewlwyd sqlite3 openssl
-TEST_PACKAGES = $(DEMO_PACKAGES) mosquitto mosquitto-clients systemd bluez python3-gps socat \
+TEST_PACKAGES = $(DEMO_PACKAGES) mosquitto mosquitto-clients nats-server systemd bluez python3-gps socat \
 	qemu-system-x86 linux-image-amd64 busybox-static cpio kmod bluez-test-tools dbus chromium debootstrap e2fsprogs groff-base
 PACKAGE_PACKAGES = $(BUILD_PACKAGES) dpkg-dev debootstrap qemu-user-static binfmt-support lintian
 PI_PACKAGES = $(PACKAGE_PACKAGES) qemu-system-arm qemu-utils e2fsprogs

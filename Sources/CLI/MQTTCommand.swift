@@ -21,12 +21,15 @@ package enum MQTTCommand {
             Log.error("mqtt: expected `waymark mqtt test`")
             return .usage
         }
-        let deviceID: String
+        var deviceID: String
         switch StoreAccess.open(invocation, for: "mqtt test", create: false) {
         case .store(let store): deviceID = (try? store.deviceID) ?? ""
         case .absent: deviceID = ""
         case .failed(let code): return code
         }
+        // The gateway's topics name its device id, which its store holds from the first start on.
+        let unnamed = deviceID.isEmpty
+        if unnamed { deviceID = "no-device-id-yet" }
         let settings: MQTTSettings
         do {
             guard let configured = try configuration.mqttSettings(deviceID: deviceID) else {
@@ -41,6 +44,10 @@ package enum MQTTCommand {
         switch await check(settings, topic: configuration.mqttTopicPrefix(deviceID: deviceID) + "/availability") {
         case .success(let lines):
             lines.forEach { print($0) }
+            if unnamed {
+                print("this gateway has no device id yet (its store is made at its first start or login), so it tested under "
+                      + configuration.mqttTopicPrefix(deviceID: deviceID) + " instead of its own topics")
+            }
             return .ok
         case .failure(let problem):
             print(problem.description)
@@ -77,7 +84,7 @@ package enum MQTTCommand {
             case .connectFailed(let error), .disconnected(let error?): return .failure(Problem(description: "\(error)"))
             default: return .failure(Problem(description: "MQTT: no answer from \(settings.host):\(settings.port) in 10 s; check [MQTT] Broker and the firewall"))
             }
-            var lines = ["connected to \(settings.host):\(settings.port)\(settings.tls ? " over TLS, certificate verified" : "")"]
+            var lines = ["connected to \(settings.host):\(settings.port) with \(client.version.name)\(settings.tls ? " over TLS, certificate verified" : "")"]
             do { try client.subscribe(topic) } catch { return .failure(Problem(description: "\(error)")) }
             // A retained value arrives at once if there is one; otherwise "offline".
             // (The SUBACK is not an event; a short wait for the retained message.)

@@ -1,6 +1,7 @@
 import BlueZ
 import Location
 import Logging
+import MQTT
 import Radio
 import Session
 import Upload
@@ -79,6 +80,12 @@ package enum ConfigSchema {
             case .success(let broker): config.mqtt.broker = broker
             case .failure(let refusal): return refusal.message
             }
+            return nil
+        },
+        ConfigKey(section: "MQTT", name: "Protocol", defaultText: "auto", accepts: "5, 3.1.1 or auto",
+                  help: "the MQTT version: auto speaks 5 and falls back to 3.1.1 when the broker refuses 5 (nats-server and RabbitMQ speak 3.1.1 only)") { config, text in
+            guard let version = MQTTProtocol(rawValue: text.lowercased()) else { return "expected 5, 3.1.1 or auto" }
+            config.mqtt.protocolVersion = version
             return nil
         },
         text("MQTT", "ClientId", "waymark-{device_id}", "client id; the broker keeps its session across reconnects", accepts: "text; {device_id} is replaced") { $0.mqtt.clientID = $1 ?? "" },

@@ -11,6 +11,7 @@ extension Configuration {
         settings.username = mqtt.username
         settings.password = try mqtt.passwordFile.map { path throws(SecretFile.Problem) in try SecretFile.read(path) }
         (settings.caFile, settings.certFile, settings.keyFile) = (mqtt.caFile, mqtt.certFile, mqtt.keyFile)
+        settings.protocolVersion = mqtt.protocolVersion
         return settings
     }
 

@@ -1,6 +1,7 @@
 import BlueZ
 public import Location
 public import Logging
+public import MQTT
 public import Radio
 public import Upload
 
@@ -102,6 +103,7 @@ public struct Configuration: Sendable, Equatable {
         public var discovery = false
         public var discoveryPrefix = ""
         public var commands = false
+        public var protocolVersion = MQTTProtocol.auto
     }
 
     public var session = Session()

@@ -2,7 +2,7 @@ internal import CMosquitto
 internal import Dispatch
 internal import Glibc
 
-/// One libmosquitto client (MQTT 5), driven by dispatch sources on its own
+/// One libmosquitto client (MQTT 5 or 3.1.1), driven by dispatch sources on its own
 /// serial queue: a read source on the socket, a write source only while
 /// libmosquitto has bytes to send, and a timer at the keep-alive period for
 /// its pings. No loop thread and no polling. Every libmosquitto call is made
@@ -32,8 +32,13 @@ public final class MQTTClient: @unchecked Sendable {
     private var writerResumed = false
     private var pinger: (any DispatchSourceTimer)?
     private var phase = Phase.idle
+    /// The version this client speaks now: `auto` starts at 5 and stays at
+    /// 3.1.1 once a broker refused 5. Confined to `queue`.
+    private var speaking: MQTTProtocol
 
-    private enum Phase { case idle, connecting, connected }
+    /// `switching`: the broker refused MQTT 5's version, and a 3.1.1
+    /// connection follows once libmosquitto has let go of this one.
+    private enum Phase { case idle, connecting, switching, connected }
 
     public init(_ settings: MQTTSettings) throws(MQTTError) {
         Self.initialise
@@ -42,7 +47,8 @@ public final class MQTTClient: @unchecked Sendable {
         self.handle = handle
         self.settings = settings
         (events, emit) = AsyncStream.makeStream(of: Event.self)
-        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5))
+        speaking = settings.protocolVersion == .v311 ? .v311 : .v5
+        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(speaking == .v311 ? MQTT_PROTOCOL_V311 : MQTT_PROTOCOL_V5))
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         if let username = settings.username {
             try check(mosquitto_username_pw_set(handle, username, settings.password), "username")
@@ -99,26 +105,37 @@ public final class MQTTClient: @unchecked Sendable {
     /// Connects (or reconnects), blocking only this client's queue for the
     /// TCP and TLS handshakes; the answer comes as `.connected` or `.connectFailed`.
     public func connect() {
-        queue.async { [self] in
-            stopSources()
-            phase = .connecting
-            let code = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, nil)
-            guard code == MOSQ_ERR_SUCCESS.rawValue else {
-                phase = .idle
-                // A TCP connection that failed is no handshake's fault.
-                emit.yield(.connectFailed(code == MOSQ_ERR_TLS.rawValue ? handshakeFailed(code) : MQTTError(code: code, during: "connect to \(address)")))
-                return
-            }
-            startSources()
-            flushWrites()
+        queue.async { [self] in connectNow() }
+    }
+
+    /// The version spoken on the last connection (5 or 3.1.1).
+    public var version: MQTTProtocol { queue.sync { speaking } }
+
+    private func connectNow() {
+        stopSources()
+        phase = .connecting
+        let code = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, nil)
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            phase = .idle
+            // A TCP connection that failed is no handshake's fault.
+            emit.yield(.connectFailed(code == MOSQ_ERR_TLS.rawValue ? handshakeFailed(code) : MQTTError(code: code, during: "connect to \(address)")))
+            return
         }
+        startSources()
+        flushWrites()
     }
 
     /// Disconnects; with `sendingWill` (MQTT 5 reason 0x04) the broker
     /// publishes the last will all the same, as for a going-away gateway.
     public func disconnect(sendingWill: Bool) {
         queue.sync {
-            mosquitto_disconnect_v5(handle, sendingWill ? 0x04 : 0, nil)
+            // MQTT 3.1.1 has no "disconnect with will": the will goes out as a message first.
+            if sendingWill, speaking == .v311, phase == .connected, let will = settings.will {
+                var mid: Int32 = 0
+                _ = will.payload.withUnsafeBytes { mosquitto_publish_v5(handle, &mid, will.topic, Int32($0.count), $0.baseAddress, 1, will.retain, nil) }
+                flushWrites()
+            }
+            mosquitto_disconnect_v5(handle, sendingWill && speaking == .v5 ? 0x04 : 0, nil)
             stopSources()
             phase = .idle
         }
@@ -151,6 +168,15 @@ public final class MQTTClient: @unchecked Sendable {
 
     private func connectAnswered(_ code: Int32) {
         guard phase == .connecting else { return }
+        // 5 refused for its version (0x84; a 3.1.1 broker's CONNACK says 1): with `auto`, 3.1.1 at once, on a new connection.
+        if code == 0x84 || code == 1, speaking == .v5, settings.protocolVersion == .auto {
+            speaking = .v311
+            mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+            phase = .switching
+            // Not from inside libmosquitto's callback: after it has returned.
+            queue.async { [self] in if phase == .switching { connectNow() } }
+            return
+        }
         phase = code == 0 ? .connected : .idle
         emit.yield(code == 0 ? .connected : .connectFailed(MQTTError(reasonCode: code)))
     }
@@ -164,9 +190,10 @@ public final class MQTTClient: @unchecked Sendable {
     /// the caller. Before the broker's answer on TLS, that is the handshake.
     private func ended(_ code: Int32) {
         let was = phase
-        phase = .idle
+        // A connection switching to 3.1.1 stays switching: its next one is on the way.
+        if was != .switching { phase = .idle }
         switch was {
-        case .idle:
+        case .idle, .switching:
             break
         case .connecting:
             emit.yield(.connectFailed(settings.tls ? handshakeFailed(code) : MQTTError(code: code, during: "connect to \(address)")))

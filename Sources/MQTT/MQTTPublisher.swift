@@ -80,6 +80,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     /// Whether a drain runs, and whether a trigger came while it did.
     private enum Drainer { case idle, running, runningAgain }
     private var drainer = Drainer.idle
+    /// The MQTT version the last connection spoke; nil before the first.
+    private var spoken: MQTTProtocol?
     private var lastProblem: MQTTError?
     /// Sensor measurements announced to Home Assistant on this connection.
     private var announced: Set<String> = []
@@ -172,7 +174,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             backoff.reset()
             lastProblem = nil
             sink.yield(.connected)
-            Log.notice("mqtt: connected")
+            // The version spoken, said when it is first known and when it changes.
+            let version = client.version
+            Log.notice("mqtt: connected" + (version == spoken ? "" : " (\(version.name))"))
+            spoken = version
             send(MQTTMessage(options.topicPrefix + "/availability", "online", retain: true))
             if let discovery = options.discovery {
                 for message in discovery.gatewayMessages() { send(message) }

@@ -15,6 +15,8 @@ public struct MQTTSettings: Sendable, Equatable {
     public var keepAlive = 60
     /// Published by the broker when the connection dies without a goodbye.
     public var will: MQTTMessage?
+    /// Which MQTT to speak; `auto` tries 5 and falls back to 3.1.1.
+    public var protocolVersion = MQTTProtocol.auto
 
     public init(host: String, port: Int, tls: Bool, clientID: String) {
         (self.host, self.port, self.tls, self.clientID) = (host, port, tls, clientID)
