@@ -23,7 +23,7 @@ package actor ScannerService: Service {
     private var scanner: BlueZScanner<ContinuousClock>?
     private var lifecycle = ScannerStart(ceiling: .seconds(60))
     /// What the recorder asked for with its last `scan`: what a retry starts with.
-    private var wanted: (options: ScannerOptions, sighting: @Sendable (Sighting) -> Bool, event: @Sendable (ScannerEvent) async -> Void)?
+    private var wanted: ScanRequest?
     private var retry: Task<Void, Never>?
     private let clock: any Clock<Duration>
     /// Why the last start failed, while a retry is waiting; nil otherwise.
@@ -72,7 +72,7 @@ package actor ScannerService: Service {
     ) async {
         guard bus != nil else { return }
         if lifecycle.state == .idle {
-            wanted = (options, sighting, event)
+            wanted = ScanRequest(options: options, sighting: sighting, event: event)
             lifecycle = ScannerStart(ceiling: options.watchdog)
         }
         await perform(.scan)

@@ -71,10 +71,7 @@ struct MQTTProtocolTests {
         let watcher = try broker.subscriber(["waymark/gw-proto/#"], id: "proto-watcher")
         defer { watcher.stop() }
         let settings = Self.settings(port: broker.port, username: broker.username, password: broker.password, .auto, id: "waymark-gw-proto")
-        let options = MQTTPublisher<ContinuousClock>.Options(deviceID: "gw-proto", topicPrefix: "waymark/gw-proto", batchCount: 20,
-                                                             batchBytes: 512 << 10, discovery: nil, retryCap: .seconds(900))
-        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: SensorLabels([]), clock: ContinuousClock(),
-                                          isAuthorized: { true }, state: { GatewayState(armed: true, running: true, trip: nil, queueDepth: 0, scanMode: nil) })
+        let publisher = try MQTTPublisher.testing(settings, outbox: outbox, device: "gw-proto", batchCount: 20)
         let events = publisher.events
         let running = Task { await publisher.run() }
         for await event in events where event == .connected { break }

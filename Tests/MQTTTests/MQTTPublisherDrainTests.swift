@@ -27,12 +27,8 @@ struct MQTTPublisherDrainTests {
         }
         var settings = MQTTSettings(host: "127.0.0.1", port: broker.port, tls: false, clientID: "waymark-drain-test")
         (settings.username, settings.password) = (broker.username, broker.password)
-        let options = MQTTPublisher<ContinuousClock>.Options(deviceID: "gw-drain", topicPrefix: "waymark/gw-drain", batchCount: 3,
-                                                             batchBytes: 512 << 10, discovery: nil, retryCap: .seconds(900))
         // Every authorization check gives the other triggers their turn, as a session read does.
-        let publisher = try MQTTPublisher(settings: settings, outbox: outbox, options: options, labels: SensorLabels([]), clock: ContinuousClock(),
-                                          isAuthorized: { await Task.yield(); return true },
-                                          state: { GatewayState(armed: true, running: true, trip: nil, queueDepth: 0, scanMode: nil) })
+        let publisher = try MQTTPublisher.testing(settings, outbox: outbox, device: "gw-drain", batchCount: 3, isAuthorized: { await Task.yield(); return true })
         let events = publisher.events
         let running = Task { await publisher.run() }
         defer { running.cancel() }
