@@ -35,6 +35,14 @@ public final class NatsServer: @unchecked Sendable {
 
     public func stop() { process.stop() }
 
+    /// Publishes one message with `mosquitto_pub` over MQTT 3.1.1, as another client would.
+    public func publish(_ topic: String, _ payload: String) throws {
+        let client = try ChildProcess("mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-V", "mqttv311",
+                                                        "-q", "1", "-t", topic, "-m", payload],
+                                      aptPackage: "mosquitto-clients", logPath: directory.file("pub-\(UInt32.random(in: 0...UInt32.max)).log"))
+        guard try client.wait(timeout: 10) == 0 else { throw PeerError.startFailed("mosquitto_pub", output: client.output) }
+    }
+
     /// A `mosquitto_sub` speaking MQTT 3.1.1 that prints every message on `topics` as `topic payload` lines.
     public func subscriber(_ topics: [String], id: String = "waymark-test-subscriber") throws -> ChildProcess {
         try ChildProcess("mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-u", username, "-P", password, "-i", id, "-v", "-V", "mqttv311", "-q", "1"]

@@ -70,6 +70,13 @@ struct MQTTProtocolTests {
         defer { broker.stop() }
         let watcher = try broker.subscriber(["waymark/gw-proto/#"], id: "proto-watcher")
         defer { watcher.stop() }
+        // The watcher listens once it hears a message of its own.
+        try await withDeadline(.seconds(20), "the watcher subscribed") {
+            while !watcher.output.contains("watching") {
+                try broker.publish("waymark/gw-proto/samples", "watching")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
         let settings = Self.settings(port: broker.port, username: broker.username, password: broker.password, .auto, id: "waymark-gw-proto")
         let publisher = try MQTTPublisher.testing(settings, outbox: outbox, device: "gw-proto", batchCount: 20)
         let events = publisher.events
