@@ -93,7 +93,7 @@ package actor ScannerService: Service {
         switch action {
         case .start:
             guard let wanted else { return .failed(reason: "nothing to scan for") }
-            return await startScanner(wanted.options, sighting: wanted.sighting, event: wanted.event)
+            return await startScanner(wanted)
         case .discardFailed:
             await scanner?.stop()
             scanner = nil
@@ -134,13 +134,11 @@ package actor ScannerService: Service {
 
     /// Makes a scanner and starts it: `started`, or `failed` with the
     /// scanner kept for `discardFailed` to release what it made.
-    private func startScanner(
-        _ options: ScannerOptions, sighting: @escaping @Sendable (Sighting) -> Bool, event: @escaping @Sendable (ScannerEvent) async -> Void
-    ) async -> ScannerStart.Input {
+    private func startScanner(_ request: ScanRequest) async -> ScannerStart.Input {
         guard let bus else { return .failed(reason: "no system bus") }
-        var options = options
+        var options = request.options
         if options.kernelMonitors != nil, let kernelMonitors { options.kernelMonitors = kernelMonitors }
-        let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: sighting)
+        let scanner = BlueZScanner(connection: bus, options: options, clock: ContinuousClock(), onSighting: request.sighting)
         self.scanner = scanner
         await step?(.starting)
         do {
@@ -149,8 +147,7 @@ package actor ScannerService: Service {
             return .failed(reason: "\(error)")
         }
         // Run only once started: a scanner's loops need its subscriptions.
-        nextGeneration.yield((scanner, event))
-        startFailure = nil
+        nextGeneration.yield((scanner, request.event))
         return .started
     }
 

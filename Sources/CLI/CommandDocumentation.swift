@@ -78,10 +78,7 @@ package enum CommandDocumentation {
             if !command.details.isEmpty { text += "\n\(command.details)\n" }
             if !command.options.isEmpty {
                 text += "\n| option | |\n|---|---|\n"
-                for option in command.options {
-                    let head = option.name + (option.valueName.map { " " + $0 } ?? "")
-                    text += "| `\(cell(head))` | \(cell(option.help)) |\n"
-                }
+                for option in command.options { text += "| `\(cell(option.synopsis))` | \(cell(option.help)) |\n" }
             }
             text += "\n"
         }

@@ -19,10 +19,7 @@ package struct CommandSpec: Sendable {
 
     package var usage: String {
         var line = "usage: waymark [--config FILE] [--data-dir DIR] \(name)"
-        for option in options {
-            let text = option.name + (option.valueName.map { " " + $0 } ?? "")
-            line += option.required ? " " + text : " [" + text + "]"
-        }
+        for option in options { line += option.required ? " " + option.synopsis : " [" + option.synopsis + "]" }
         if !arguments.isEmpty { line += " " + arguments }
         return line
     }
@@ -32,10 +29,7 @@ package struct CommandSpec: Sendable {
         if !details.isEmpty { text += "\n\(details)\n" }
         if !options.isEmpty {
             text += "\noptions:\n"
-            for option in options {
-                let head = option.name + (option.valueName.map { " " + $0 } ?? "")
-                text += "  " + head.padding(to: 22) + option.help + "\n"
-            }
+            for option in options { text += "  " + option.synopsis.padding(to: 22) + option.help + "\n" }
         }
         return text
     }

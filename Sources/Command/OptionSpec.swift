@@ -10,6 +10,9 @@ package struct OptionSpec: Sendable {
         (self.name, self.valueName, self.help, self.required) = (name, valueName, help, required)
     }
 
+    /// The option as typed, with its value's placeholder: `--out FILE`.
+    package var synopsis: String { name + (valueName.map { " " + $0 } ?? "") }
+
     /// How a shell completes the option's value; nil for a flag.
     package var completion: ValueCompletion? { valueName.map(ValueCompletion.init(placeholder:)) }
 }

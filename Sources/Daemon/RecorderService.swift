@@ -64,6 +64,8 @@ package actor RecorderService: Service {
     let pairingsAlarm = Alarm(clock: ContinuousClock())
     /// The pairings last read from the store; nil until a read succeeds.
     private var lastPairings: [Pairing]?
+    /// The pairings the running scan matches.
+    private var scanPairings: [Pairing] = []
     /// The core's deadline the alarm is set for, on the boot clock.
     var alarmDeadline: Double?
     /// What the radio does between health reports.
@@ -130,9 +132,10 @@ package actor RecorderService: Service {
     /// How long after a failed read of the pairings they are read again.
     static let pairingsRetry = Duration.seconds(5)
 
-    /// The scan, started again once the pairings can be read (see `pairings`).
+    /// The scan, started again once the pairings read differ from those it
+    /// matches (see `pairings`; a read that fails again schedules another try).
     private func pairingsRetried() async {
-        guard core.running else { return }
+        guard core.running, pairings != scanPairings else { return }
         Log.notice("recording: reading the pairings again, and restarting the scan with them")
         await stopRuntime()
         await startRuntime()
@@ -232,7 +235,8 @@ package actor RecorderService: Service {
     }
 
     private func startRuntime() async {
-        let paired = PairedDevices(pairings)
+        scanPairings = pairings
+        let paired = PairedDevices(scanPairings)
         var options = settings.scanner
         options.monitorPatterns = paired.monitorPatterns
         let (clock, observed, health, capture, overheard) = (stamper.clock, observed, health, capture, overheard)

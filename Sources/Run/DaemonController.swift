@@ -39,7 +39,7 @@ struct DaemonController: Service {
     var recorder: RecorderService { state.recorder }
 
     func start() async {
-        await RequirementCheck(bus: bus, state: state, store: store).evaluate(configuration, initialised: false)
+        await RequirementCheck(bus: bus, state: state).evaluate(configuration, initialised: false)
         await recorder.reconcile(missing: await state.missing)
         await lookUpBlueZ()
     }
@@ -57,7 +57,7 @@ struct DaemonController: Service {
 
     private func loop() async {
         var configuration = configuration
-        let requirements = RequirementCheck(bus: bus, state: state, store: store)
+        let requirements = RequirementCheck(bus: bus, state: state)
         for await event in wakes {
             switch event {
             case .reload:

@@ -102,7 +102,6 @@ enum Doctor {
     /// that offers them.
     private static func advertisementMonitors(offered: Bool, bluetoothd: BluetoothService?, mode: ScanMode) -> Check {
         let program = bluetoothd.flatMap { $0.isBluetoothd ? $0.program : nil } ?? "/usr/libexec/bluetooth/bluetoothd"
-        let directory = "/etc/systemd/system/bluetooth.service.d"
         let kernel = mode == .auto || mode == .mgmt
         let none = "bluetoothd offers no AdvertisementMonitorManager1 (\(bluetoothd?.version.map { "bluetoothd " + $0 } ?? "BlueZ") keeps it behind --experimental)"
         return Check(
@@ -111,9 +110,7 @@ enum Doctor {
                 : kernel ? "\(none); in mgmt mode the daemon adds its own monitor to the kernel through the management channel, "
                     + "so the controller's duplicate filter is off all the same"
                 : "\(none): no passive scanning",
-            fix: "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
-                + "sudo mkdir -p \(directory) && printf '[Service]\\nExecStart=\\nExecStart=\(program) --experimental\\n' "
-                + "| sudo tee \(directory)/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth",
+            fix: DoctorItem.monitorsDropIn(bluetoothd: program),
             warning: !offered && !kernel)
     }
 

@@ -30,6 +30,14 @@ enum DoctorItem: String, CaseIterable {
     case clock = "system/clock"
     case mqttBroker = "mqtt/broker"
 
+    /// The fix for advertisement monitors: the drop-in that starts `bluetoothd` with `--experimental`.
+    static func monitorsDropIn(bluetoothd program: String) -> String {
+        let directory = "/etc/systemd/system/bluetooth.service.d"
+        return "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
+            + "sudo mkdir -p \(directory) && printf '[Service]\\nExecStart=\\nExecStart=\(program) --experimental\\n' "
+            + "| sudo tee \(directory)/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth"
+    }
+
     var area: String { String(rawValue.prefix { $0 != "/" }) }
     var name: String { String(rawValue.drop { $0 != "/" }.dropFirst()) }
 
@@ -115,10 +123,7 @@ enum DoctorItem: String, CaseIterable {
         case .adapterPowered: Requirement.adapterPowered.hint
         case .bluetoothdVersion: "upgrade bluez to \(BluetoothService.oldestSupported.map(String.init).joined(separator: ".")) or newer; waymark is tested with 5.66 and 5.82"
         case .adapterBus: "plug in a USB adapter and set [Bluetooth] Adapter (or leave it empty: a USB adapter is preferred)"
-        case .advertisementMonitors:
-            "passive scanning keeps the controller's duplicate filter off and sends no scan requests; enable it with this drop-in: "
-                + "sudo mkdir -p /etc/systemd/system/bluetooth.service.d && printf '[Service]\\nExecStart=\\nExecStart=/usr/libexec/bluetooth/bluetoothd --experimental\\n' "
-                + "| sudo tee /etc/systemd/system/bluetooth.service.d/experimental.conf && sudo systemctl daemon-reload && sudo systemctl restart bluetooth"
+        case .advertisementMonitors: Self.monitorsDropIn(bluetoothd: "/usr/libexec/bluetooth/bluetoothd")
         case .scanMode:
             "mgmt mode reads every advert from the kernel, without bluetoothd's and D-Bus's cost per advert: give the daemon CAP_NET_ADMIN, as the unit does"
         case .radioPowerCycle: "power the gateway off and on (in a car, an ignition cycle); if it happens again, use a USB Bluetooth adapter"

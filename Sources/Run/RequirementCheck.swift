@@ -6,14 +6,12 @@ import Daemon
 import DBus
 import Location
 import Logging
-import Store
 import Vocabulary
 
-/// Re-checks every requirement; logs, stores and announces a change.
+/// Re-checks every requirement; logs a change, records it through the recorder, and announces it.
 struct RequirementCheck {
     let bus: DBusConnection?
     let state: DaemonState
-    let store: GatewayStore
 
     func evaluate(_ configuration: Configuration, initialised: Bool = true) async {
         async let bluetooth = BluetoothProbe(adapter: configuration.bluetooth.adapter).missing(on: bus)

@@ -393,15 +393,18 @@ public actor SessionManager {
         if let problem = session?.accountProblem {
             throw .configuration("the stored account cannot be read (\(problem)): run waymark login --force")
         }
+        return baseURL(of: session)
+    }
+
+    /// The account's base URL, else the configured one, without a trailing slash.
+    private func baseURL(of session: PersistedSession?) -> String {
         let base = session?.account?.apiBaseURL ?? configuration.backendBaseURL
         return base.hasSuffix("/") ? String(base.dropLast()) : base
     }
 
     /// The fleet API base URL: the account's, else the configured one.
     public var apiBaseURL: String {
-        let base = BestEffort.read("the session's account for the fleet's base URL; using the configured one", or: PersistedSession?.none) { try current() }?
-            .account?.apiBaseURL ?? configuration.backendBaseURL
-        return base.hasSuffix("/") ? String(base.dropLast()) : base
+        baseURL(of: BestEffort.read("the session's account for the fleet's base URL; using the configured one", or: PersistedSession?.none) { try current() })
     }
 
     /// Sends a request built around a fresh bearer token. A 401 gets one
