@@ -138,6 +138,8 @@ package actor RecorderService: Service {
         guard core.running, pairings != scanPairings else { return }
         Log.notice("recording: reading the pairings again, and restarting the scan with them")
         await stopRuntime()
+        // A reconcile may have stopped recording while the scan stopped.
+        guard core.running else { return }
         await startRuntime()
     }
 

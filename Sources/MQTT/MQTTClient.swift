@@ -132,6 +132,8 @@ public final class MQTTClient: @unchecked Sendable {
             // MQTT 3.1.1 has no "disconnect with will": the will goes out as a message first.
             if sendingWill, speaking == .v311, phase == .connected, let will = settings.will {
                 var mid: Int32 = 0
+                // Its result is not needed: it fails only on a connection already lost,
+                // and for a lost connection the broker publishes the will itself.
                 _ = will.payload.withUnsafeBytes { mosquitto_publish_v5(handle, &mid, will.topic, Int32($0.count), $0.baseAddress, 1, will.retain, nil) }
                 flushWrites()
             }
