@@ -3,7 +3,10 @@
 /// file names are dropped, and pairings come without bindkeys or IRKs.
 public struct CaptureHeader: Sendable, Equatable {
     /// The format this waymark writes; a reader refuses a newer one.
-    public static let currentFormat: UInt16 = 1
+    /// Format 2 records where the location reader closed an epoch without
+    /// a line (`CaptureState.epochClosed`); replay of format 1 works those
+    /// out from the settle time.
+    public static let currentFormat: UInt16 = 2
 
     public var format: UInt16
     public var waymarkVersion: String

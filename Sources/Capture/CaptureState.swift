@@ -12,6 +12,10 @@ public enum CaptureState: Sendable, Equatable {
     case event(Event)
     /// A radio health report over this many seconds.
     case health(seconds: Double)
+    /// The location reader closed its open epoch without a line (its settle
+    /// alarm rang, the receiver fell silent, the connection ended); the fix
+    /// is timed this long after the last line.
+    case epochClosed(afterLastLine: Double)
     /// The scan mode chosen or changed.
     case scanMode(String)
     /// Adverts are heard on this adapter (`hci0`) from now on; nil when scanning stopped.
@@ -39,6 +43,7 @@ public enum CaptureState: Sendable, Equatable {
                 + (intent.map { [("intent", $0.rawValue)] } ?? []) + (authorized.map { [("authorized", String($0))] } ?? []))
         case .event(let event): ("event", event.members.map { ($0.name, $0.value) } + [("event", event.kind.rawValue)])
         case .health(let seconds): ("health", [("seconds", String(seconds))])
+        case .epochClosed(let seconds): ("epochClosed", [("after", String(seconds))])
         case .scanMode(let mode): ("scanMode", [("mode", mode)])
         case .adapter(let name): ("adapter", name.map { [("name", $0)] } ?? [])
         case .discoveryRestarted: ("restart", [])
@@ -62,6 +67,8 @@ public enum CaptureState: Sendable, Equatable {
         case "event":
             self = Event(kind: value("event") ?? "", detail: values.map { (key: $0.0, value: $0.1) }).map(CaptureState.event) ?? .unknown("event")
         case "health": self = .health(seconds: value("seconds").flatMap(Double.init) ?? 0)
+        // A settle time is under a minute; anything else read is taken as none.
+        case "epochClosed": self = .epochClosed(afterLastLine: value("after").flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 && $0 <= 60 ? $0 : nil } ?? 0)
         case "scanMode": self = .scanMode(value("mode") ?? "")
         case "adapter": self = .adapter(value("name"))
         case "restart": self = .discoveryRestarted

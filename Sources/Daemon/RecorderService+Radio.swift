@@ -58,18 +58,25 @@ extension RecorderService {
         await announce(Event(.scanModeChanged, [.from: previous.rawValue, .to: reception.mode.rawValue, .reason: reception.reason]))
     }
 
-    /// Records the health report for the last `seconds`: a `radio_health`
+    /// Takes the health report for the last `seconds` and hands it to
+    /// `run`, in the capture's order, to be recorded as a `radio_health`
     /// sample, uploaded with the others, trip or no trip.
-    func recordHealth(seconds: Double) async {
+    func recordHealth(seconds: Double) {
         // Captured, counted and sampled at one reading, as replay does it.
         let reading = stamper.clock.read()
-        let report = health.report(seconds: seconds, pairings: pairings, at: reading)
+        let input = input
+        _ = health.report(seconds: seconds, pairings: pairings, at: reading) { input.yield(.health($0, at: reading.boot)) }
         healthSince = reading.boot
+    }
+
+    /// Records a health report as a sample, after the deadlines due before it.
+    func commitHealth(_ report: RadioHealth, at boot: Double) async {
+        await handle(.reached(boot))
         let heard = report.scanning.map { "\($0.adapter) \($0.mode) \($0.advertsPerMinute)/min" }.joined(separator: ", ")
         Log.info("radio: \(heard.isEmpty ? "not scanning" : heard); \(report.paired.filter(\.seen).count) of \(report.paired.count) paired seen")
         // Outside a trip nothing else is on its way: the report goes out on
         // this wake-up rather than on a batch timer's.
-        await commit([RecordedSample(time: reading.boot, tripID: currentTrip, payload: .radioHealth(report))], urgency: currentTrip == nil ? .routine : .batched)
+        await commit([RecordedSample(time: boot, tripID: currentTrip, payload: .radioHealth(report))], urgency: currentTrip == nil ? .routine : .batched)
     }
 
     /// The current health interval so far, for `waymark radio`.

@@ -52,12 +52,13 @@ package actor RecorderService: Service {
     /// When the location reader's last line came, on the boot clock.
     private let lastLocationLine = Mutex(0.0)
     let scanner: ScannerService
-    /// Sightings of paired devices and fixes, while running; `run` records
-    /// them. Never bounded: nothing of ours is dropped here. Strangers never
-    /// enter it (the scanner's handler matches them away, and sheds them
-    /// unread under overload), so it holds a few entries a second.
-    private let observations: AsyncStream<Observation>
-    private let observed: AsyncStream<Observation>.Continuation
+    /// Sightings of paired devices and fixes while running, and health
+    /// reports; `run` takes them in the capture's order. Never bounded:
+    /// nothing of ours is dropped here. Strangers never enter it (the
+    /// scanner's handler matches them away, and sheds them unread under
+    /// overload), so it holds a few entries a second.
+    private let inputs: AsyncStream<RecorderInput>
+    let input: AsyncStream<RecorderInput>.Continuation
     /// The core's next deadline (a beacon lost, a trip too long), which `run` waits for.
     let alarm = Alarm(clock: ContinuousClock())
     /// Due when the pairings could not be read and are to be read again.
@@ -87,7 +88,7 @@ package actor RecorderService: Service {
         health = RadioHealthMeter(capture: capture)
         self.capture = capture
         self.scanner = scanner
-        (observations, observed) = AsyncStream.makeStream(of: Observation.self)
+        (inputs, input) = AsyncStream.makeStream(of: RecorderInput.self)
         let recordings = RecordingStore(database: store.database)
         self.recordings = recordings
         let stamper = SampleStamper(clock: clock, store: store)
@@ -200,13 +201,16 @@ package actor RecorderService: Service {
         return conditions
     }
 
-    /// Observations and the core's deadlines, in one loop each, until stopped.
+    /// Inputs and the core's deadlines, in one loop each, until stopped.
     package nonisolated func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.alarm.run { await self.tick() } }
             group.addTask { await self.pairingsAlarm.run { await self.pairingsRetried() } }
-            for await observation in observations {
-                await handle(.observed(observation))
+            for await input in inputs {
+                switch input {
+                case .observed(let observation): await handle(.observed(observation))
+                case .health(let report, let at): await commitHealth(report, at: at)
+                }
             }
             group.cancelAll()
         }
@@ -241,7 +245,7 @@ package actor RecorderService: Service {
         let paired = PairedDevices(scanPairings)
         var options = settings.scanner
         options.monitorPatterns = paired.monitorPatterns
-        let (clock, observed, health, capture, overheard) = (stamper.clock, observed, health, capture, overheard)
+        let (clock, input, health, capture, overheard) = (stamper.clock, input, health, capture, overheard)
         options.onShed = { health.shed() }
         capture?.state(.running(true))
         await scanner.scan(options) { sighting in
@@ -249,10 +253,10 @@ package actor RecorderService: Service {
             // Captured and observed at one reading, so that replay times it alike.
             let reading = capture.map { _ in clock.read() }
             let matched = paired.match(sighting, at: { reading?.boot ?? clock.boot() })
-            health.advert(sighting, from: matched?.0.identity, at: reading)
-            guard let (_, observation) = matched else { return false }
-            observed.yield(observation)
-            return true
+            health.advert(sighting, from: matched?.0.identity, at: reading) {
+                if let (_, observation) = matched { input.yield(.observed(observation)) }
+            }
+            return matched != nil
         } event: { event in
             await self.scannerReported(event)
         }
@@ -268,25 +272,27 @@ package actor RecorderService: Service {
     /// The adapter scanned; nil while not running.
     package var scanAdapter: AdapterName? { get async { await scanner.adapter } }
 
-    /// A line from the location reader's hook, as it is read: stamped once,
-    /// for the capture and for the fix it may close.
-    package nonisolated func locationLine(_ line: [UInt8], gpsd: Bool) {
-        guard let capture else { return lastLocationLine.withLock { $0 = bootClock.boot() } }
-        let reading = bootClock.read()
-        lastLocationLine.withLock { $0 = reading.boot }
-        capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)), at: reading)
+    /// A line from the location reader's trace, as it is read, and the
+    /// fixes whose epochs it closed: stamped once, for the capture and for
+    /// the fixes, which join the sightings' stream at once in the
+    /// capture's order. Trips are timed by the boot clock; the receiver's
+    /// own time stays in the fix and dates the track's points.
+    package nonisolated func locationLine(_ line: [UInt8], gpsd: Bool, closed: [Fix]) {
+        let reading = capture.map { _ in bootClock.read() }
+        let boot = reading?.boot ?? bootClock.boot()
+        lastLocationLine.withLock { $0 = boot }
+        health.inCaptureOrder(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)), at: reading) {
+            for fix in closed { input.yield(.observed(.fix(fix, at: boot))) }
+        }
     }
 
-    /// A fix from the location reader's hook, as its epoch closes; the core
-    /// takes it only while running. It is timed as replay times it, from the
-    /// stamp of the last line: at that line when the line closed the epoch,
-    /// the settle time after it when nothing more came. It joins the
-    /// sightings' stream at once, as a sighting does, so that both are
-    /// handled in the order they came. Trips are timed by the boot clock; the
-    /// receiver's own time stays in the fix and dates the track's points.
-    package nonisolated func fix(_ fix: Fix, afterLastLine: Duration) {
-        let line = lastLocationLine.withLock { $0 }
-        observed.yield(.fix(fix, at: line + afterLastLine.seconds))
+    /// An epoch the location reader closed without a line: the fix is timed
+    /// from the last line, as replay times it from the capture's record.
+    package nonisolated func epochClosed(_ fix: Fix, afterLastLine: Duration) {
+        let at = lastLocationLine.withLock { $0 } + afterLastLine.seconds
+        health.inCaptureOrder(.state(.epochClosed(afterLastLine: afterLastLine.seconds))) {
+            input.yield(.observed(.fix(fix, at: at)))
+        }
     }
 
     /// Scanning stops; the core's deadlines still come, as in replay, so a

@@ -35,13 +35,12 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     private let decoder = GPSDDecoder()
     private var nmea = NMEAFixAssembler()
     public private(set) var counters = Counters()
-    /// Every line as received, before it is parsed (for a capture).
-    private let onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)?
-    /// Every fix as its epoch closes, before it is queued on `events`, with
-    /// when it closed after the last line: zero when a line closed it (the
-    /// line `onLine` was just given), `epochSettle` when the settle alarm
-    /// did, however late it rang.
-    private let onFix: (@Sendable (_ fix: Fix, _ afterLastLine: Duration) -> Void)?
+    /// Every line once parsed, with the fixes it closed, and every epoch
+    /// closed without a line, in order, before the fixes are queued on
+    /// `events` (for a capture and the recorder).
+    private let onTrace: (@Sendable (LocationTrace) -> Void)?
+    /// The fixes the line being handled closed, for its trace.
+    private var closedByLine: [Fix]?
 
     public struct Counters: Sendable, Equatable {
         /// Connections (or device opens) made.
@@ -52,11 +51,9 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         public var watchdogDrops = 0
     }
 
-    public init(source: LocationSource, options: LocationOptions, clock: C, onLine: (@Sendable (_ line: [UInt8], _ gpsd: Bool) -> Void)? = nil,
-                onFix: (@Sendable (_ fix: Fix, _ afterLastLine: Duration) -> Void)? = nil) {
+    public init(source: LocationSource, options: LocationOptions, clock: C, onTrace: (@Sendable (LocationTrace) -> Void)? = nil) {
         self.source = source
-        self.onLine = onLine
-        self.onFix = onFix
+        self.onTrace = onTrace
         self.options = options
         self.clock = clock
         self.settle = Alarm(clock: clock)
@@ -180,8 +177,11 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
     }
 
     private func handle(_ line: [UInt8]) {
-        onLine?(line, speaksGPSD)
+        closedByLine = []
         if speaksGPSD { handleReport(line) } else { handleSentence(line) }
+        let closed = closedByLine ?? []
+        closedByLine = nil
+        onTrace?(.line(line, gpsd: speaksGPSD, closed: closed))
     }
 
     private func handleReport(_ line: [UInt8]) {
@@ -227,8 +227,13 @@ public actor LocationReader<C: Clock> where C.Duration == Duration {
         if published == .unreachable || published == .noDevice || published == nil { publish(.noFix) }
     }
 
+    /// A fix whose epoch closed: traced with the line that closed it, or on its own.
     private func deliver(_ fix: Fix, afterLastLine: Duration = .zero) {
-        onFix?(fix, afterLastLine)
+        if closedByLine != nil {
+            closedByLine?.append(fix)
+        } else {
+            onTrace?(.closed(fix, afterLastLine: afterLastLine))
+        }
         sink.yield(.fix(fix))
     }
 

@@ -74,6 +74,8 @@ public struct BusyAirCapture: Sendable {
             let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wall0 + (receiverLoop.map { played.truncatingRemainder(dividingBy: $0) } ?? played)))
             let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(time)","lat":\#(48.2 + Double(second) * 1e-4),"lon":8.41,"speed":11.1}"#
             add(Double(second) + 0.05, .location(LocationLine(speaks: .gpsd, bytes: Array(line.utf8))))
+            // The reader's settle alarm closes the epoch, as a daemon captures it.
+            add(Double(second) + 0.35, .state(.epochClosed(afterLastLine: 0.3)))
             if second > 0, second % 300 == 0 { add(Double(second), .state(.health(seconds: 300))) }
         }
         add(Double(seconds), .state(.running(false)))

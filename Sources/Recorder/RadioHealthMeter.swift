@@ -1,5 +1,5 @@
 package import Basics
-import Capture
+package import Capture
 package import Pairings
 package import Radio
 import Synchronization
@@ -85,12 +85,24 @@ package final class RadioHealthMeter: Sendable {
     }
 
     /// An advert heard, from `identity` when it is paired; captured at
-    /// `reading` (the one its observation is timed by).
-    package func advert(_ sighting: Sighting, from identity: DeviceIdentity?, at reading: ClockReading? = nil) {
+    /// `reading` (the one its observation is timed by). `then` hands its
+    /// observation on, in the capture's order.
+    package func advert(_ sighting: Sighting, from identity: DeviceIdentity?, at reading: ClockReading? = nil, then: () -> Void = {}) {
         state.withLock { state in
             capture?.advert(sighting, adapter: state.adapter, at: reading)
             state.current?.count += 1
             if let identity { state.seen[identity] = .some([state.seen[identity] ?? nil, sighting.rssi].compactMap { $0 }.max()) }
+            then()
+        }
+    }
+
+    /// Captures `body` (at `reading`, or now) and runs `then`, which hands
+    /// on what it brought, under the lock: the recorder takes its inputs
+    /// in the order the capture holds them, and replay in that order too.
+    package func inCaptureOrder(_ body: CaptureRecord.Body, at reading: ClockReading? = nil, then: () -> Void) {
+        state.withLock { _ in
+            capture?.append(body, at: reading)
+            then()
         }
     }
 
@@ -123,22 +135,28 @@ package final class RadioHealthMeter: Sendable {
     }
 
     /// The report for the `seconds` since the last one; with `reset`, it
-    /// starts the next, and is captured at `reading` (without, it is the
-    /// interval so far).
-    package func report(seconds: Double, pairings: [Pairing], reset: Bool = true, at reading: ClockReading? = nil) -> RadioHealth {
+    /// starts the next, is captured at `reading` and handed to `then` in the
+    /// capture's order (without, it is the interval so far).
+    package func report(seconds: Double, pairings: [Pairing], reset: Bool = true, at reading: ClockReading? = nil,
+                        then: (RadioHealth) -> Void = { _ in }) -> RadioHealth {
         // A replayed capture says how long the interval was: a day at most, never NaN.
         let seconds = seconds.isFinite ? min(max(seconds, 0), 86_400) : 0
-        let taken = state.withLock { state in
+        return state.withLock { state in
             var taken = state
             taken.settle()
-            guard reset else { return taken }
+            let report = Self.report(taken, seconds: seconds, pairings: pairings)
+            guard reset else { return report }
             capture?.append(.state(.health(seconds: seconds)), at: reading)
             // A step with no advert after it stays so in the next interval.
             var next = State(adapter: state.adapter, mode: state.mode, lastStep: state.stepSinceAdvert.map { ($0, 0) })
             next.settle()
             state = next
-            return taken
+            then(report)
+            return report
         }
+    }
+
+    private static func report(_ taken: State, seconds: Double, pairings: [Pairing]) -> RadioHealth {
         let minutes = max(seconds, 1) / 60
         return RadioHealth(
             intervalSeconds: Int(seconds.rounded()),

@@ -20,6 +20,10 @@ public struct RecordingCore: Sendable, Equatable {
         case observed(Observation)
         /// Time has passed without an observation.
         case tick(at: Double)
+        /// Something other than an observation came at this time (a radio
+        /// health report): the deadlines before it are due first, each at
+        /// its own time, as before an observation.
+        case reached(Double)
         /// A commit failed because the disk is full.
         case storageFull(at: Double)
         /// After a reload: space may have been freed; the next commit will tell.
@@ -98,6 +102,8 @@ public struct RecordingCore: Sendable, Equatable {
             return tick(before: observation.time) + observe(observation)
         case .tick(let now):
             return commit(trips.tick(at: now))
+        case .reached(let time):
+            return tick(before: time)
         case .storageFull(let now):
             guard !storageFull else { return [] }
             storageFull = true

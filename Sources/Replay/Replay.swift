@@ -15,9 +15,10 @@ import Vocabulary
 /// Drives the daemon's recording core (`RecordingCore`) from a capture on a
 /// virtual clock, with the same decoders and identity matching
 /// (`PairedDevices`), stamper and outbox; it has no rule of its own.
-/// Deadlines (a beacon lost, an epoch settled) fire at their time on the
-/// capture's timeline, so the same capture always gives the
-/// same trips and samples. The core reconciles on the captured conditions
+/// The core's deadlines (a beacon lost) fire at their time on the
+/// capture's timeline, and epochs close where the capture says the
+/// reader closed them, so the same capture always gives the same trips
+/// and samples. The core reconciles on the captured conditions
 /// and reports its own events; the others (radio recovery, scan modes, the
 /// session's) are recorded again as they were. Nothing is uploaded.
 package struct Replay {
@@ -52,7 +53,7 @@ package struct Replay {
         let core = RecordingCore(intent: .armed, lastCollected: nil, gapThreshold: recording.gapThreshold.seconds,
                                  trips: recording.tripOptions, samples: recording.sampleOptions)
         var state = ReplayState(executor: RecordingExecutor(core: core, stamper: SampleStamper(clock: clock, outbox: outbox, recordings: recordings), store: store),
-                                location: ReplayedLocation(settle: configuration.location.readerOptions.epochSettle.seconds))
+                                location: ReplayedLocation(settle: reader.header.format >= 2 ? nil : configuration.location.readerOptions.epochSettle.seconds))
         var first: CaptureRecord?
         var last: CaptureRecord?
         while let record = reader.next() {
@@ -126,6 +127,8 @@ package struct Replay {
             case .event(let event):
                 guard !event.kind.isReconcilers else { return }
                 announce(event, &state)
+            case .epochClosed(let afterLastLine):
+                if let (fix, at) = state.location.close(afterLastLine: afterLastLine) { handle(.observed(.fix(fix, at: at)), &state) }
             case .health(let seconds):
                 let report = state.meter.report(seconds: seconds, pairings: pairings)
                 commit([RecordedSample(time: at, tripID: state.core.currentTrip, payload: .radioHealth(report))], &state)

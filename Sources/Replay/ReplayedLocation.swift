@@ -4,17 +4,19 @@ import Telemetry
 
 /// Location lines from a capture back into fixes, one per epoch, with the
 /// parsers and assemblers the location reader uses. An epoch closes when
-/// the next epoch begins or after `settle` seconds without a line, as the
-/// reader's settle timer closes it.
+/// the next epoch begins, or where the capture says the reader closed it
+/// without a line; a capture that does not say (format 1) closes it after
+/// `settle` seconds without a line, as the reader's settle alarm was set.
 struct ReplayedLocation {
-    let settle: Double
+    /// Nil when the capture records where epochs closed.
+    let settle: Double?
     private var gpsd = GPSDFixAssembler()
     private var nmea = NMEAFixAssembler()
     private let decoder = GPSDDecoder()
     /// When the last line came, and whether it was gpsd's.
     private var last: (time: Double, gpsd: Bool)?
 
-    init(settle: Double) { self.settle = settle }
+    init(settle: Double?) { self.settle = settle }
 
     /// The fixes of `line`, heard at `time`.
     mutating func add(_ line: LocationLine, at time: Double) -> [Fix] {
@@ -37,8 +39,15 @@ struct ReplayedLocation {
 
     /// When the open epoch closes for want of lines; nil when none is open.
     var settleDeadline: Double? {
-        guard let last, last.gpsd ? gpsd.isOpen : nmea.isOpen else { return nil }
+        guard let settle, let last, last.gpsd ? gpsd.isOpen : nmea.isOpen else { return nil }
         return last.time + settle
+    }
+
+    /// Closes the open epoch where the capture says the reader did: the fix,
+    /// timed `afterLastLine` seconds after the last line.
+    mutating func close(afterLastLine: Double) -> (Fix, at: Double)? {
+        guard let time = last?.time, let fix = finish() else { return nil }
+        return (fix, time + afterLastLine)
     }
 
     /// Closes the open epoch.

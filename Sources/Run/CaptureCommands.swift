@@ -152,8 +152,11 @@ enum CaptureCommands {
             return .unavailable
         }
         let adapter = await session.scanner?.adapterName
-        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { line, gpsd in
-            capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
+        let reader = LocationReader(source: configuration.location.source, options: configuration.location.readerOptions, clock: ContinuousClock()) { trace in
+            switch trace {
+            case .line(let line, let gpsd, _): capture.append(.location(LocationLine(speaks: gpsd ? .gpsd : .nmea, bytes: line)))
+            case .closed(_, let afterLastLine): capture.state(.epochClosed(afterLastLine: afterLastLine.seconds))
+            }
         }
         capture.state(.running(true))
         if let reception = await session.scanner?.reception { capture.state(.scanMode(reception.mode.rawValue)) }

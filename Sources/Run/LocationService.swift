@@ -20,8 +20,12 @@ struct LocationService: Service {
 
     init(_ configuration: Configuration.Location, state: DaemonState, recorder: RecorderService, wake: AsyncStream<DaemonWake>.Continuation) {
         reader = LocationReader(source: configuration.source, options: configuration.readerOptions, clock: ContinuousClock(),
-                                onLine: { line, gpsd in recorder.locationLine(line, gpsd: gpsd) },
-                                onFix: { fix, afterLastLine in recorder.fix(fix, afterLastLine: afterLastLine) })
+                                onTrace: { trace in
+                                    switch trace {
+                                    case .line(let line, let gpsd, let closed): recorder.locationLine(line, gpsd: gpsd, closed: closed)
+                                    case .closed(let fix, let afterLastLine): recorder.epochClosed(fix, afterLastLine: afterLastLine)
+                                    }
+                                })
         (self.state, self.recorder, self.wake) = (state, recorder, wake)
     }
 

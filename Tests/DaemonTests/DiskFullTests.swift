@@ -4,6 +4,7 @@ import Config
 import Foundation
 import Pairings
 import PeerHarness
+import Recorder
 import Recording
 import Run
 import Storage
@@ -58,7 +59,8 @@ struct DiskFullTests {
         try store.database.write { try $0.run("PRAGMA max_page_count = \(pages)") }
         var reports = 0
         while await recorder.running, reports < 10_000 {
-            await recorder.recordHealth(seconds: 300)
+            // What the recorder's loop does with each report the health service takes.
+            await recorder.commitHealth(recorder.health.report(seconds: 300, pairings: []), at: await recorder.now)
             reports += 1
         }
         #expect(!(await recorder.running), "recording stopped after \(reports) reports")

@@ -49,9 +49,8 @@ struct TripTimeOrderTests {
         for step in 0..<240 {
             car.clock.advance(0.25)
             fix.time = ClockJumpTests.now2026 + (Double(step) * 5).truncatingRemainder(dividingBy: 400)
-            // As the location reader hands them on: the line, then the fix it closed.
-            recorder.locationLine([], gpsd: true)
-            recorder.fix(fix, afterLastLine: .zero)
+            // As the recorder's loop takes a fix that a line closed.
+            await recorder.handle(.observed(.fix(fix, at: car.clock.read().boot)))
             if step % 2 == 0 { await recorder.handle(.observed(.vehicle(rssi: -50, at: car.clock.read().boot))) }
         }
         car.clock.advance(31)

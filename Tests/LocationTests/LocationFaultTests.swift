@@ -187,8 +187,8 @@ extension LocationFaultTests {
         var options = LocationOptions(noDataTimeout: .seconds(10))
         options.epochSettle = .milliseconds(300)
         let hooked = Mutex<[Duration]>([])
-        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock, onFix: { _, afterLastLine in
-            hooked.withLock { $0.append(afterLastLine) }
+        let reader = LocationReader(source: .gpsd(host: "127.0.0.1", port: server.port), options: options, clock: clock, onTrace: { trace in
+            if case .closed(_, let afterLastLine) = trace { hooked.withLock { $0.append(afterLastLine) } }
         })
         let reading = Task { await reader.run() }
         _ = try await reader.events.nextMatching(within: .seconds(20)) { $0 == .state(.fix) }
