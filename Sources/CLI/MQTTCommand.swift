@@ -11,7 +11,7 @@ import Store
 package enum MQTTCommand {
     package static let specs = [
         CommandSpec(name: "mqtt", summary: "`mqtt test`: connect to the configured broker, publish availability and read it back.",
-                    details: "Connects with the configured settings under its own client id, reads the retained availability, publishes it back and reads it again. Prints one line per step; a TLS, authentication or ACL problem is one line with its fix, exit 69.",
+                    details: "Connects with the configured settings under its own client id (to each broker listed, in turn), reads the retained availability, publishes it back and reads it again. Prints one line per step; a TLS, authentication or ACL problem is one line with its fix, exit 69.",
                     arguments: "test", run: run),
     ]
 
@@ -61,8 +61,24 @@ package enum MQTTCommand {
         package init(description: String) { self.description = description }
     }
 
-    /// Connect, read the retained availability, publish it back, read it again.
+    /// Connect, read the retained availability, publish it back, read it
+    /// again: on each broker listed (each node of a cluster), in turn.
     package static func check(_ settings: MQTTSettings, topic: String) async -> Result<[String], Problem> {
+        var lines: [String] = []
+        for broker in settings.brokers {
+            var one = settings
+            one.brokers = [broker]
+            switch await check(one, broker: broker, topic: topic) {
+            case .success(let more): lines += more
+            case .failure(let problem):
+                guard settings.brokers.count > 1 else { return .failure(problem) }
+                return .failure(Problem(description: (lines + ["\(broker): \(problem.description)"]).joined(separator: "\n")))
+            }
+        }
+        return .success(lines)
+    }
+
+    private static func check(_ settings: MQTTSettings, broker: BrokerAddress, topic: String) async -> Result<[String], Problem> {
         var settings = settings
         // Not the daemon's own session: a test must not take it over.
         settings.clientID += "-test"
@@ -82,9 +98,9 @@ package enum MQTTCommand {
             switch await next() {
             case .connected: break
             case .connectFailed(let error), .disconnected(let error?): return .failure(Problem(description: "\(error)"))
-            default: return .failure(Problem(description: "MQTT: no answer from \(settings.host):\(settings.port) in 10 s; check [MQTT] Broker and the firewall"))
+            default: return .failure(Problem(description: "MQTT: no answer from \(broker) in 10 s; check [MQTT] Broker and the firewall"))
             }
-            var lines = ["connected to \(settings.host):\(settings.port) with \(client.version.name)\(settings.tls ? " over TLS, certificate verified" : "")"]
+            var lines = ["connected to \(broker) with \(client.version.name)\(settings.tls ? " over TLS, certificate verified" : "")"]
             do { try client.subscribe(topic) } catch { return .failure(Problem(description: "\(error)")) }
             // A retained value arrives at once if there is one; otherwise "offline".
             // (The SUBACK is not an event; a short wait for the retained message.)

@@ -70,14 +70,15 @@ package enum ConfigSchema {
             config.upload.sinks = sinks
             return nil
         },
-        ConfigKey(section: "MQTT", name: "Broker", defaultText: "", accepts: "mqtts://HOST:PORT, mqtt://HOST:PORT to a loopback address, or empty",
-                  help: "the MQTT broker; empty for no MQTT") { config, text in
+        ConfigKey(section: "MQTT", name: "Broker", defaultText: "",
+                  accepts: "mqtts://HOST:PORT, or several separated by commas; mqtt://HOST:PORT to a loopback address; or empty",
+                  help: "the MQTT broker, or a cluster's nodes tried in turn (the next on a loss); empty for no MQTT") { config, text in
             guard !text.isEmpty else {
-                config.mqtt.broker = nil
+                config.mqtt.brokers = []
                 return nil
             }
-            switch MQTTBroker.parse(text) {
-            case .success(let broker): config.mqtt.broker = broker
+            switch MQTTBroker.parseList(text) {
+            case .success(let brokers): config.mqtt.brokers = brokers
             case .failure(let refusal): return refusal.message
             }
             return nil

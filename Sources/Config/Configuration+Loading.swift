@@ -46,7 +46,7 @@ extension Configuration {
             }
         }
         // Keys that only make sense together.
-        if configuration.upload.sinks.contains(.mqtt), configuration.mqtt.broker == nil {
+        if configuration.upload.sinks.contains(.mqtt), configuration.mqtt.brokers.isEmpty {
             throw ConfigError(file: file, line: seen["Upload.Sinks"] ?? 0, key: "Upload.Sinks", message: "mqtt needs [MQTT] Broker")
         }
         if (configuration.mqtt.certFile == nil) != (configuration.mqtt.keyFile == nil) {

@@ -5,8 +5,8 @@ extension Configuration {
     /// The broker settings from `[MQTT]`, or nil with no `Broker`; the
     /// password is read from `PasswordFile` now.
     package func mqttSettings(deviceID: String) throws(SecretFile.Problem) -> MQTTSettings? {
-        guard let broker = mqtt.broker else { return nil }
-        var settings = MQTTSettings(host: broker.host, port: broker.port, tls: broker.tls,
+        guard let first = mqtt.brokers.first else { return nil }
+        var settings = MQTTSettings(brokers: mqtt.brokers.map { BrokerAddress(host: $0.host, port: $0.port) }, tls: first.tls,
                                     clientID: Self.expand(mqtt.clientID, deviceID: deviceID))
         settings.username = mqtt.username
         settings.password = try mqtt.passwordFile.map { path throws(SecretFile.Problem) in try SecretFile.read(path) }

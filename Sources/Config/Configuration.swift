@@ -90,8 +90,8 @@ public struct Configuration: Sendable, Equatable {
     }
 
     public struct MQTT: Sendable, Equatable {
-        /// Nil: no MQTT.
-        public var broker: MQTTBroker?
+        /// The brokers, tried in turn (the nodes of one cluster); empty: no MQTT.
+        public var brokers: [MQTTBroker] = []
         /// `{device_id}` stands for the gateway's id.
         public var clientID = ""
         public var username: String?

@@ -16,6 +16,9 @@ public struct GatewayState: Encodable, Sendable, Equatable {
     public var scanMode: String?
     /// What the gateway runs (its scan mode is `scanMode`).
     public var info: GatewayInfo?
+    /// The broker (`host:port`) this state went to: with a cluster's nodes
+    /// listed, the one in use.
+    public var broker: String?
 
     public init(armed: Bool, running: Bool, trip: TripID?, queueDepth: Int, scanMode: String?) {
         (self.armed, self.running, self.trip, self.queueDepth, self.scanMode) = (armed, running, trip, queueDepth, scanMode)
@@ -31,6 +34,7 @@ public struct GatewayState: Encodable, Sendable, Equatable {
         try keys.encode(trip != nil, forKey: NamedKey("in_trip"))
         try keys.encode(queueDepth, forKey: NamedKey("queue_depth"))
         try keys.encode(scanMode, forKey: NamedKey("scan_mode"))
+        try keys.encode(broker, forKey: NamedKey("broker"))
         // The live scan mode above, not the last one chosen.
         for (name, value) in info?.fields ?? [:] where name != "scan_mode" { try keys.encode(value, forKey: NamedKey(name)) }
     }

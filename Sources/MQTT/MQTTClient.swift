@@ -32,6 +32,8 @@ public final class MQTTClient: @unchecked Sendable {
     private var writerResumed = false
     private var pinger: (any DispatchSourceTimer)?
     private var phase = Phase.idle
+    /// The broker the last `connect` went to. Confined to `queue`.
+    private var broker: BrokerAddress
     /// The version this client speaks now: `auto` starts at 5 and stays at
     /// 3.1.1 once a broker refused 5. Confined to `queue`.
     private var speaking: MQTTProtocol
@@ -46,6 +48,7 @@ public final class MQTTClient: @unchecked Sendable {
         guard let handle = mosquitto_new(settings.clientID, false, nil) else { throw .setup("mosquitto_new", errno) }
         self.handle = handle
         self.settings = settings
+        broker = settings.brokers[0]
         (events, emit) = AsyncStream.makeStream(of: Event.self)
         speaking = settings.protocolVersion == .v311 ? .v311 : .v5
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(speaking == .v311 ? MQTT_PROTOCOL_V311 : MQTT_PROTOCOL_V5))
@@ -102,10 +105,15 @@ public final class MQTTClient: @unchecked Sendable {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError(code: code, during: what) }
     }
 
-    /// Connects (or reconnects), blocking only this client's queue for the
-    /// TCP and TLS handshakes; the answer comes as `.connected` or `.connectFailed`.
-    public func connect() {
-        queue.async { [self] in connectNow() }
+    /// Connects (or reconnects) to `broker` (the first of the settings'
+    /// by default), blocking only this client's queue for the TCP and TLS
+    /// handshakes; the answer comes as `.connected` or `.connectFailed`.
+    /// The client id, and so the broker's session, is the same on each.
+    public func connect(to broker: BrokerAddress? = nil) {
+        queue.async { [self] in
+            self.broker = broker ?? settings.brokers[0]
+            connectNow()
+        }
     }
 
     /// The version spoken on the last connection (5 or 3.1.1).
@@ -114,7 +122,7 @@ public final class MQTTClient: @unchecked Sendable {
     private func connectNow() {
         stopSources()
         phase = .connecting
-        let code = mosquitto_connect_bind_v5(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive), nil, nil)
+        let code = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(settings.keepAlive), nil, nil)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             phase = .idle
             // A TCP connection that failed is no handshake's fault.
@@ -204,7 +212,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    private var address: String { "\(settings.host):\(settings.port)" }
+    private var address: String { broker.description }
 
     private func handshakeFailed(_ code: Int32) -> MQTTError {
         .handshake(host: address, text: String(cString: mosquitto_strerror(code)))

@@ -15,8 +15,10 @@ import Vocabulary
 /// `offline` as the last will), the retained `state`, `location` and
 /// `sensor/{id}`, every event on `events`, and Home Assistant discovery.
 ///
-/// A dropped connection is retried at a capped, jittered backoff on `clock`;
-/// `flush()` (the network is back) retries at once. `run()` connects and
+/// A dropped connection is retried at a capped, jittered backoff on `clock`,
+/// with a list of brokers (a cluster's nodes) on the next one, round the
+/// list, under the same client id and so the same session; `flush()` (the
+/// network is back) retries at once. The retained `state` names the broker. `run()` connects and
 /// handles the broker until cancelled; `stop()` disconnects.
 public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public struct Options: Sendable {
@@ -41,7 +43,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     }
 
     public enum Event: Sendable, Equatable {
-        case connected
+        case connected(BrokerAddress)
         case published(first: Int64, last: Int64)
         /// A problem, once per distinct message; what it says is what to fix.
         case failed(MQTTError)
@@ -53,6 +55,9 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public nonisolated let events: AsyncStream<Event>
     private let sink: AsyncStream<Event>.Continuation
     private let client: MQTTClient
+    private let brokers: [BrokerAddress]
+    /// The broker connected to, or tried next.
+    public private(set) var broker: BrokerAddress
     private let outbox: Outbox
     private let isAuthorized: @Sendable () async -> Bool
     private let state: @Sendable () async -> GatewayState
@@ -93,6 +98,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         var settings = settings
         settings.will = MQTTMessage(options.topicPrefix + "/availability", "offline", retain: true)
         client = try MQTTClient(settings)
+        (brokers, broker) = (settings.brokers, settings.brokers[0])
         (self.outbox, self.options, self.labels, self.clock) = (outbox, options, labels, clock)
         (self.isAuthorized, self.state) = (isAuthorized, state)
         backoff = Backoff(base: options.retryBase, cap: options.retryCap)
@@ -162,7 +168,14 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
 
     private func connect() {
         link = .connecting
-        client.connect()
+        client.connect(to: broker)
+    }
+
+    /// After a failed connection or a lost one: the next broker of the list, if there are more.
+    private func moveOn() {
+        guard brokers.count > 1, let index = brokers.firstIndex(of: broker) else { return }
+        broker = brokers[(index + 1) % brokers.count]
+        Log.notice("mqtt: trying \(broker) next")
     }
 
     private func handle(_ event: MQTTClient.Event) async {
@@ -173,10 +186,10 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             (link, announced, stateSent) = (.up, [], nil)
             backoff.reset()
             lastProblem = nil
-            sink.yield(.connected)
+            sink.yield(.connected(broker))
             // The version spoken, said when it is first known and when it changes.
             let version = client.version
-            Log.notice("mqtt: connected" + (version == spoken ? "" : " (\(version.name))"))
+            Log.notice("mqtt: connected to \(broker)" + (version == spoken ? "" : " (\(version.name))"))
             spoken = version
             send(MQTTMessage(options.topicPrefix + "/availability", "online", retain: true))
             if let discovery = options.discovery {
@@ -190,6 +203,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         case .connectFailed(let error):
             link = .down
             report(error)
+            moveOn()
             scheduleRetry(reconnect: true)
         case .disconnected(let error):
             // What is in flight stays in flight: the session is not clean, so
@@ -205,6 +219,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
             // before it grew the republish's, and would hold the reconnect
             // back for as long (minutes, after a while).
             backoff.reset()
+            moveOn()
             scheduleRetry(reconnect: true)
         case .published(let mid, let reasonCode):
             guard let index = inFlight.firstIndex(where: { $0.mid == mid }) else { return }
@@ -318,6 +333,7 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
         // The actor may have stopped or lost the broker while it waited.
         guard connected else { return }
         current.queueDepth = (try? outbox.pending(for: .mqtt)) ?? current.queueDepth
+        current.broker = broker.description
         guard current != stateSent else { return }
         stateSent = current
         send(MQTTMessage(options.topicPrefix + "/state", JSONBytes.encode(current), retain: true))

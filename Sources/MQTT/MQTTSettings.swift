@@ -1,8 +1,8 @@
 /// How to reach the broker, as `[MQTT]` in the config says.
 public struct MQTTSettings: Sendable, Equatable {
-    public var host: String
-    public var port: Int
-    /// `mqtts://`: TLS with verification (always on for TLS).
+    /// The broker, or a cluster's nodes in the order they are tried; never empty.
+    public var brokers: [BrokerAddress]
+    /// `mqtts://`: TLS with verification (always on for TLS), for every broker.
     public var tls: Bool
     public var clientID: String
     public var username: String?
@@ -18,7 +18,13 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Which MQTT to speak; `auto` tries 5 and falls back to 3.1.1.
     public var protocolVersion = MQTTProtocol.auto
 
+    public init(brokers: [BrokerAddress], tls: Bool, clientID: String) {
+        precondition(!brokers.isEmpty, "a broker to connect to")
+        (self.brokers, self.tls, self.clientID) = (brokers, tls, clientID)
+    }
+
+    /// One broker.
     public init(host: String, port: Int, tls: Bool, clientID: String) {
-        (self.host, self.port, self.tls, self.clientID) = (host, port, tls, clientID)
+        self.init(brokers: [BrokerAddress(host: host, port: port)], tls: tls, clientID: clientID)
     }
 }

@@ -165,7 +165,7 @@ enum Doctor {
 
     /// `mqtt test`, when `[MQTT] Broker` is set.
     private static func mqtt(_ configuration: Configuration, _ invocation: Invocation) async -> Check? {
-        guard let broker = configuration.mqtt.broker else { return nil }
+        guard !configuration.mqtt.brokers.isEmpty else { return nil }
         let deviceID = (try? existingStore(invocation)?.deviceID) ?? ""
         let result: Result<[String], MQTTCommand.Problem>
         do {
@@ -178,7 +178,7 @@ enum Doctor {
         case .success(let lines):
             return Check(.mqttBroker, ok: true, detail: lines.joined(separator: "; "))
         case .failure(let problem):
-            return Check(.mqttBroker, ok: false, detail: "\(broker.host):\(broker.port)", fix: problem.description)
+            return Check(.mqttBroker, ok: false, detail: configuration.mqtt.brokers.map(\.address).joined(separator: ", "), fix: problem.description)
         }
     }
 

@@ -35,10 +35,18 @@ struct ConfigFileSyntaxTests {
             Username = "gateway ; 17"  ; quoted, the semicolon is kept
             TopicPrefix = fleet#1/cars
             """, file: "w.conf")
-        #expect(configuration.mqtt.broker?.host == "broker.example")
+        #expect(configuration.mqtt.brokers.first?.host == "broker.example")
         #expect(configuration.mqtt.caFile == "/etc/waymark/broker-ca.pem")
         #expect(configuration.mqtt.username == "gateway ; 17")
         #expect(configuration.mqtt.topicPrefix == "fleet#1/cars", "a # inside a word is not a comment")
+    }
+
+    @Test func aClustersNodesAreListedInTheOrderTheyAreTriedAndARefusedOneIsNamed() throws {
+        let configuration = try Configuration.parse("[MQTT]\nBroker = mqtts://a.example, mqtts://b.example:8884 ,mqtts://c.example\n", file: "w.conf")
+        #expect(configuration.mqtt.brokers.map(\.address) == ["a.example:8883", "b.example:8884", "c.example:8883"])
+        #expect(Self.error("[MQTT]\nBroker = mqtts://a.example, mqtts://a.example:8883\n")?.contains("a.example:8883 is listed twice") == true)
+        #expect(Self.error("[MQTT]\nBroker = mqtts://a.example, mqtt://b.example\n")?.contains("mqtt://b.example: ") == true)
+        #expect(Self.error("[MQTT]\nBroker = mqtts://a.example, mqtt://127.0.0.1\n")?.contains("every broker in the list takes mqtts://, or every one mqtt://") == true)
     }
 
     @Test func aQuotedValueWithoutItsClosingQuoteNamesTheLineAndKey() {

@@ -81,7 +81,7 @@ struct MQTTProtocolTests {
         let publisher = try MQTTPublisher.testing(settings, outbox: outbox, device: "gw-proto", batchCount: 20)
         let events = publisher.events
         let running = Task { await publisher.run() }
-        for await event in events where event == .connected { break }
+        for await case .connected in events { break }
         await publisher.flush()
         try await withDeadline(.seconds(60), "every sample acknowledged") {
             while try outbox.pending(for: .mqtt) > 0 { try await Task.sleep(for: .milliseconds(50)) }

@@ -32,7 +32,7 @@ struct MQTTPublisherDrainTests {
         let events = publisher.events
         let running = Task { await publisher.run() }
         defer { running.cancel() }
-        for await event in events where event == .connected { break }
+        for await case .connected in events { break }
 
         await withTaskGroup(of: Void.self) { group in
             for round in 0..<1_000 {

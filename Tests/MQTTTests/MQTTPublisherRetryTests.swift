@@ -51,7 +51,7 @@ struct MQTTPublisherRetryTests {
             }
             consumed = found + 1
         }
-        try await next("connected") { $0 == .connected }
+        try await next("connected") { if case .connected = $0 { true } else { false } }
         try await next("the ACL's refusal") { if case .failed = $0 { true } else { false } }
         // Six more refusals, each after its backoff: the next ceiling is 128 s.
         for _ in 0..<6 {
@@ -66,7 +66,7 @@ struct MQTTPublisherRetryTests {
         try await next("disconnected") { $0 == .disconnected }
         try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
-        try await next("connected again after at most 1 s") { $0 == .connected }
+        try await next("connected again after at most 1 s") { if case .connected = $0 { true } else { false } }
         try await next("the refused samples published") { $0 == .published(first: 1, last: 10) }
     }
 }
