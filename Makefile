@@ -27,7 +27,7 @@ WAYMARK_CACHE ?= /var/cache/waymark
 export WAYMARK_CACHE
 DEB_DIR = .build/deb
 
-.PHONY: all build release docs test test-vm test-pi test-power pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air bench-air-memory order-file fuzz clean install uninstall
+.PHONY: all build release docs test test-vm test-pi test-power test-cluster pi-roots deb deps deps-demo deps-package deps-pi demo demo-build demo-mqtt bench bench-vm bench-air bench-air-memory order-file fuzz clean install uninstall
 
 # What `make install` puts where (DESTDIR for packaging). BUILD=debug installs
 # the debug binary, which the tests use to skip a release build.
@@ -102,6 +102,14 @@ test-pi: deps deps-pi pi-roots deb
 test-power: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel --filter '^PowerTests\.'
+
+# A real three-node nats-server cluster (routes, JetStream, MQTT), the node
+# in use killed twice mid-stream: every sample acknowledged and received,
+# repeats counted, reconnect times printed. Not in `make test`: see
+# docs/testing.md.
+test-cluster: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --no-parallel --filter '^MQTTTests\.MQTTClusterTests/'
 
 pi-roots: deps-pi
 	@Tests/Pi/make-roots.sh pi

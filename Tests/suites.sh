@@ -5,12 +5,17 @@
 # otherwise take both cores from the tests that time real peers), then the
 # suites that boot the VM (RealBlueZTests and VirtualControllerTests: about
 # 14 minutes of an emulated machine), alone. The virtual Pi and the power
-# cuts are `make test-pi` and `make test-power`.
+# cuts are `make test-pi` and `make test-power`, the broker cluster `make
+# test-cluster`.
 set -u
 bundle="$(${SWIFT:-swift} build --show-bin-path)/WaymarkPackageTests.xctest"
 [ -x "$bundle" ] || { echo "no test bundle at $bundle: run swift build --build-tests" >&2; exit 1; }
 vm='^EndToEndTests\.(RealBlueZTests|VirtualControllerTests)/'
-"$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.'
+# The three-node nats-server cluster is `make test-cluster`: nats-server
+# 2.9.10 takes from seconds to minutes to hand a killed node's MQTT session
+# to another, and in some runs not at all (see docs/testing.md).
+cluster='^MQTTTests\.MQTTClusterTests/'
+"$bundle" --testing-library swift-testing --no-parallel --skip "$vm" --skip '^PiTests\.' --skip '^PowerTests\.' --skip "$cluster"
 others=$?
 # The VM's checks are timed on its two emulated cores, which are the
 # host's two: it runs alone. Beside the other suites (at nice 10, and once

@@ -37,6 +37,8 @@ public final class MQTTClient: @unchecked Sendable {
     /// The version this client speaks now: `auto` starts at 5 and stays at
     /// 3.1.1 once a broker refused 5. Confined to `queue`.
     private var speaking: MQTTProtocol
+    /// The last message id the broker acknowledged. Confined to `queue`.
+    private var lastAcknowledged: Int32 = 0
 
     /// `switching`: the broker refused MQTT 5's version, and a 3.1.1
     /// connection follows once libmosquitto has let go of this one.
@@ -74,7 +76,9 @@ public final class MQTTClient: @unchecked Sendable {
             MQTTClient.from(object).disconnected(code)
         }
         mosquitto_publish_v5_callback_set(handle) { _, object, mid, reason, _ in
-            MQTTClient.from(object).emit.yield(.published(mid: mid, reasonCode: reason))
+            let client = MQTTClient.from(object)
+            client.lastAcknowledged = mid
+            client.emit.yield(.published(mid: mid, reasonCode: reason))
         }
         mosquitto_message_v5_callback_set(handle) { _, object, message, _ in
             guard let message = message?.pointee else { return }
@@ -137,13 +141,16 @@ public final class MQTTClient: @unchecked Sendable {
     /// publishes the last will all the same, as for a going-away gateway.
     public func disconnect(sendingWill: Bool) {
         queue.sync {
-            // MQTT 3.1.1 has no "disconnect with will": the will goes out as a message first.
+            // MQTT 3.1.1 has no "disconnect with will": the will goes out as
+            // a message first, and the goodbye waits (2 s at most) for its
+            // PUBACK: a clustered broker may drop a message whose client has
+            // gone before it was stored.
             if sendingWill, speaking == .v311, phase == .connected, let will = settings.will {
                 var mid: Int32 = 0
-                // Its result is not needed: it fails only on a connection already lost,
-                // and for a lost connection the broker publishes the will itself.
-                _ = will.payload.withUnsafeBytes { mosquitto_publish_v5(handle, &mid, will.topic, Int32($0.count), $0.baseAddress, 1, will.retain, nil) }
-                flushWrites()
+                // It fails only on a connection already lost, and for a lost
+                // connection the broker publishes the will itself.
+                let code = will.payload.withUnsafeBytes { mosquitto_publish_v5(handle, &mid, will.topic, Int32($0.count), $0.baseAddress, 1, will.retain, nil) }
+                if code == MOSQ_ERR_SUCCESS.rawValue { awaitAcknowledgement(of: mid, for: 2_000) }
             }
             mosquitto_disconnect_v5(handle, sendingWill && speaking == .v5 ? 0x04 : 0, nil)
             stopSources()
@@ -213,6 +220,20 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     private var address: String { broker.description }
+
+    /// Reads and writes the socket on this queue until the broker
+    /// acknowledges `mid` or `milliseconds` pass: for the last message
+    /// before a goodbye, when nothing else will run the sources.
+    private func awaitAcknowledgement(of mid: Int32, for milliseconds: Int) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+        while lastAcknowledged != mid {
+            flushWrites()
+            let now = DispatchTime.now().uptimeNanoseconds
+            var descriptor = pollfd(fd: mosquitto_socket(handle), events: Int16(POLLIN), revents: 0)
+            guard now < deadline, descriptor.fd >= 0, poll(&descriptor, 1, Int32((deadline - now) / 1_000_000) + 1) > 0,
+                  mosquitto_loop_read(handle, 1) == MOSQ_ERR_SUCCESS.rawValue else { return }
+        }
+    }
 
     private func handshakeFailed(_ code: Int32) -> MQTTError {
         .handshake(host: address, text: String(cString: mosquitto_strerror(code)))

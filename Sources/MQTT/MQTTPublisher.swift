@@ -68,6 +68,8 @@ public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     private enum Link { case down, connecting, up }
     private var link = Link.down
     private var connected: Bool { link == .up }
+    /// Whether a broker has the connection now.
+    public var isConnected: Bool { connected }
     /// Published, oldest first, each with its message id and whether its PUBACK came.
     private var inFlight: [(mid: Int32, batch: Batch, acknowledged: Bool)] = []
     /// The last sequence number the broker has, and the last one committed as the cursor.

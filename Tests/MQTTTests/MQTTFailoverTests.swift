@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import MQTT
 import PeerHarness
 import Telemetry
@@ -35,19 +34,7 @@ struct MQTTFailoverTests {
                                     tls: false, clientID: "waymark-failover-test")
         (settings.username, settings.password) = (first.username, first.password)
         let publisher = try MQTTPublisher.testing(settings, outbox: outbox, device: "gw-failover", batchCount: 10)
-        let connections = Connections()
-        let events = publisher.events
-        let reader = Task { for await case .connected(let broker) in events { connections.list.withLock { $0.append(broker) } } }
-        defer { reader.cancel() }
-        func connected(_ what: String) async throws -> BrokerAddress {
-            let before = connections.list.withLock { $0.count }
-            return try await withDeadline(.seconds(20), what) {
-                while true {
-                    if let broker = connections.list.withLock({ $0.dropFirst(before).first }) { return broker }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
-        }
+        let connections = ConnectionLog(publisher.events)
         func drained(_ what: String) async throws {
             try await withDeadline(.seconds(30), what) {
                 while try outbox.pending(for: .mqtt) > 0 { try await Task.sleep(for: .milliseconds(50)) }
@@ -56,13 +43,13 @@ struct MQTTFailoverTests {
         let running = Task { await publisher.run() }
         defer { running.cancel() }
 
-        #expect(try await connected("a connection past the broker that is down").port == first.port)
+        #expect(try await connections.next("a connection past the broker that is down").port == first.port)
         try outbox.append(OutboxCursorTests.samples(100))
         await publisher.samplesAdded([])
         try await drained("the first 100 samples acknowledged by the first broker")
 
         first.process.kill(SIGKILL)
-        #expect(try await connected("a connection to the next broker").port == second.port)
+        #expect(try await connections.next("a connection to the next broker").port == second.port)
         try outbox.append(Array(OutboxCursorTests.samples(200).dropFirst(100)))
         await publisher.samplesAdded([])
         try await drained("the next 100 samples acknowledged by the second broker")
@@ -82,7 +69,3 @@ struct MQTTFailoverTests {
     }
 }
 
-/// The brokers the publisher said it connected to, in order.
-private final class Connections: Sendable {
-    let list = Mutex<[BrokerAddress]>([])
-}
