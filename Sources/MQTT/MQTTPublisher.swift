@@ -18,8 +18,9 @@ import Vocabulary
 /// A dropped connection is retried at a capped, jittered backoff on `clock`,
 /// with a list of brokers (a cluster's nodes) on the next one, round the
 /// list, under the same client id and so the same session; `flush()` (the
-/// network is back) retries at once. The retained `state` names the broker. `run()` connects and
-/// handles the broker until cancelled; `stop()` disconnects.
+/// network is back) retries at once. The retained `state` names the
+/// broker. `run()` connects and handles the broker until cancelled;
+/// `stop()` disconnects.
 public actor MQTTPublisher<C: Clock> where C.Duration == Duration {
     public struct Options: Sendable {
         public var deviceID: String
