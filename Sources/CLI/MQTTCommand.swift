@@ -66,9 +66,7 @@ package enum MQTTCommand {
     package static func check(_ settings: MQTTSettings, topic: String) async -> Result<[String], Problem> {
         var lines: [String] = []
         for broker in settings.brokers {
-            var one = settings
-            one.brokers = [broker]
-            switch await check(one, broker: broker, topic: topic) {
+            switch await check(settings, on: broker, topic: topic) {
             case .success(let more): lines += more
             case .failure(let problem):
                 guard settings.brokers.count > 1 else { return .failure(problem) }
@@ -78,8 +76,9 @@ package enum MQTTCommand {
         return .success(lines)
     }
 
-    private static func check(_ settings: MQTTSettings, broker: BrokerAddress, topic: String) async -> Result<[String], Problem> {
+    private static func check(_ settings: MQTTSettings, on broker: BrokerAddress, topic: String) async -> Result<[String], Problem> {
         var settings = settings
+        settings.brokers = [broker]
         // Not the daemon's own session: a test must not take it over.
         settings.clientID += "-test"
         let client: MQTTClient

@@ -37,8 +37,9 @@ public final class MQTTClient: @unchecked Sendable {
     /// The version this client speaks now: `auto` starts at 5 and stays at
     /// 3.1.1 once a broker refused 5. Confined to `queue`.
     private var speaking: MQTTProtocol
-    /// The last message id the broker acknowledged. Confined to `queue`.
-    private var lastAcknowledged: Int32 = 0
+    /// The message a goodbye waits for, and whether the broker has
+    /// acknowledged it. Confined to `queue`.
+    private var awaited: (mid: Int32, acknowledged: Bool)?
 
     /// `switching`: the broker refused MQTT 5's version, and a 3.1.1
     /// connection follows once libmosquitto has let go of this one.
@@ -77,7 +78,7 @@ public final class MQTTClient: @unchecked Sendable {
         }
         mosquitto_publish_v5_callback_set(handle) { _, object, mid, reason, _ in
             let client = MQTTClient.from(object)
-            client.lastAcknowledged = mid
+            if client.awaited?.mid == mid { client.awaited?.acknowledged = true }
             client.emit.yield(.published(mid: mid, reasonCode: reason))
         }
         mosquitto_message_v5_callback_set(handle) { _, object, message, _ in
@@ -226,7 +227,9 @@ public final class MQTTClient: @unchecked Sendable {
     /// before a goodbye, when nothing else will run the sources.
     private func awaitAcknowledgement(of mid: Int32, for milliseconds: Int) {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
-        while lastAcknowledged != mid {
+        awaited = (mid, false)
+        defer { awaited = nil }
+        while awaited?.acknowledged == false {
             flushWrites()
             let now = DispatchTime.now().uptimeNanoseconds
             var descriptor = pollfd(fd: mosquitto_socket(handle), events: Int16(POLLIN), revents: 0)
