@@ -23,10 +23,11 @@ public struct MQTTBroker: Sendable, Equatable {
     static func parseList(_ text: String) -> Result<[MQTTBroker], MQTTBroker.ListRefusal> {
         let items = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
         var brokers: [MQTTBroker] = []
+        var addresses: Set<String> = []
         for item in items {
             switch parse(item) {
             case .success(let broker):
-                guard !brokers.contains(where: { $0.address == broker.address }) else { return .failure(ListRefusal(message: "\(broker.address) is listed twice")) }
+                guard addresses.insert(broker.address).inserted else { return .failure(ListRefusal(message: "\(broker.address) is listed twice")) }
                 brokers.append(broker)
             case .failure(let refusal):
                 return .failure(ListRefusal(message: items.count > 1 ? "\(item.isEmpty ? "an empty entry" : item): \(refusal.message)" : refusal.message))

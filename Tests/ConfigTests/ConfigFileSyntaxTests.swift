@@ -49,6 +49,13 @@ struct ConfigFileSyntaxTests {
         #expect(Self.error("[MQTT]\nBroker = mqtts://a.example, mqtt://127.0.0.1\n")?.contains("every broker in the list takes mqtts://, or every one mqtt://") == true)
     }
 
+    @Test func aListOfThousandsOfNodesParsesAndItsRepeatAtTheEndIsNamed() throws {
+        let nodes = (1...4_096).map { "mqtt://127.0.0.1:\($0)" }
+        let configuration = try Configuration.parse("[MQTT]\nBroker = \(nodes.joined(separator: ","))\n", file: "w.conf")
+        #expect(configuration.mqtt.brokers.count == 4_096 && configuration.mqtt.brokers.last?.address == "127.0.0.1:4096")
+        #expect(Self.error("[MQTT]\nBroker = \((nodes + ["mqtt://127.0.0.1:1"]).joined(separator: ","))\n")?.contains("127.0.0.1:1 is listed twice") == true)
+    }
+
     @Test func aQuotedValueWithoutItsClosingQuoteNamesTheLineAndKey() {
         #expect(Self.error("[MQTT]\nUsername = \"gateway\n") == #"w.conf:2: MQTT.Username: a quoted value has no closing ""#)
     }
